@@ -1,0 +1,19 @@
+"""Settings for the test suite: production settings with only what tests need changed."""
+
+from __future__ import annotations
+
+from trainer.settings import *  # noqa: F403
+
+# No collectstatic manifest in tests; live_server serves files straight from the finders.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Password hashing is deliberately slow; tests that create users need it fast, not safe.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Tests run with DEBUG off but without collectstatic: let WhiteNoise find static files the
+# way it does in development instead of warning that STATIC_ROOT is missing.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

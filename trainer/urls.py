@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.urls import include, path
+
+from trainer import views
+
+# The project and the app share this package, so the app's routes get their "trainer"
+# namespace here rather than from a second urls module.
+trainer_patterns = [
+    path("", views.home, name="home"),
+]
+
+urlpatterns = [
+    path("", include((trainer_patterns, "trainer"))),
+    path("i18n/", include("django.conf.urls.i18n")),
+]
