@@ -1,0 +1,125 @@
+"""The engine's command line: ``python -m engine play`` and ``python -m engine simulate``.
+
+Bad arguments print a usage message and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from engine.cards import CARDS
+from engine.errors import EngineError, IllegalActionError
+from engine.hand import hand_value
+from engine.round import Action, Phase, Round
+from engine.rules import PRESETS, Rules, preset
+from engine.shoe import Shoe
+from engine.simulate import simulate
+
+_KEYS = {"h": Action.HIT, "s": Action.STAND, "d": Action.DOUBLE, "p": Action.SPLIT,
+         "r": Action.SURRENDER, "i": Action.INSURE, "n": Action.NO_INSURANCE}  # fmt: skip
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def with_rules(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--rules", default="european", choices=sorted(PRESETS))
+        command.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="FIELD=VALUE",
+            help="override a rule, e.g. --set decks=2 --set dealer_hits_soft_17=true",
+        )
+        command.add_argument("--seed", type=int, help="seed the shuffle (repeatable runs)")
+
+    play = commands.add_parser("play", help="play rounds against the dealer in the terminal")
+    with_rules(play)
+    play.add_argument("--bankroll", type=_positive, default=1000)
+    play.add_argument("--bet", type=_positive, default=10)
+
+    sim = commands.add_parser("simulate", help="play many rounds with a bot; print JSON")
+    with_rules(sim)
+    sim.add_argument("--tier", required=True, choices=("easy", "normal", "hard"))
+    sim.add_argument("--rounds", required=True, type=_positive)
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value
+
+
+def _rules(parser: argparse.ArgumentParser, name: str, settings: list[str]) -> Rules:
+    overrides = {}
+    for setting in settings:
+        field, sep, value = setting.partition("=")
+        if not sep:
+            parser.error(f"--set takes FIELD=VALUE, not {setting!r}")
+        overrides[field.strip()] = value.strip()
+    try:
+        return preset(name).with_overrides(overrides)
+    except EngineError as error:
+        parser.error(str(error))
+
+
+def main(
+    argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
+) -> int:
+    """Run one command; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    rules = _rules(parser, args.rules, args.set)
+    if args.command == "simulate":
+        result = simulate(rules, args.tier, args.rounds, seed=args.seed)
+        print(json.dumps(result.to_json()), file=stdout)
+        return 0
+    return _play(rules, args, stdin, stdout)
+
+
+def _play(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    """A text table: one seat against the dealer, until the player quits or is broke."""
+    shoe = Shoe.for_rules(rules, random.Random(args.seed) if args.seed is not None else None)
+    balances = {"you": args.bankroll}
+    keys = ", ".join(f"{key}={action.value}" for key, action in _KEYS.items())
+    print(f"{rules.label}: {args.bankroll} chips, {args.bet} a round. Keys: {keys}", file=stdout)
+    while balances["you"] >= args.bet:
+        rnd = Round(rules, shoe, balances=balances)
+        rnd.place_bet(seat=1, amount=args.bet, owner="you")
+        rnd.deal()
+        while rnd.phase in (Phase.PLAYER_TURNS, Phase.INSURANCE):
+            view = rnd.view()
+            hands = "  |  ".join(" ".join(map(str, hand)) for hand in view.hands)
+            print(f"dealer {view.up_card} ??   you {hands}   (total {view.total})", file=stdout)
+            keys = "/".join(k for k, a in _KEYS.items() if a in view.legal)
+            print(f"your move [{keys}]: ", end="", file=stdout, flush=True)
+            line = stdin.readline()
+            if not line:
+                return 0
+            try:
+                rnd.apply(_KEYS.get(line.strip().lower()[:1], line.strip()))
+            except IllegalActionError as error:
+                print(error, file=stdout)
+        dealer = [CARDS[code] for code in rnd.dealer.cards]
+        print(f"dealer {' '.join(map(str, dealer))} ({hand_value(dealer).total}); "
+              f"you {rnd.net('you'):+} → {balances['you']} chips", file=stdout)  # fmt: skip
+        print("another round? [Y/n] ", end="", file=stdout, flush=True)
+        if stdin.readline().strip().lower().startswith("n"):
+            return 0
+    print("not enough chips for another round", file=stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

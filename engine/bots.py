@@ -1,0 +1,193 @@
+"""The three strategy tiers, as functions of a `PlayerView` (never of the round itself).
+
+A chart maps rows (``"hard 12"``, ``"soft 18"``, ``"pair 8"``, ``"pair A"``) and up-card
+columns (``"2"`` … ``"10"``, ``"A"``) to the codes of ``shared/RULES.md`` §3. A code becomes
+the first legal action of its fallback list: D is double else hit, Ds double else stand,
+P split else the hard total's play, and so on.
+
+>>> NORMAL_CHART["hard 11"]["A"], NORMAL_CHART["soft 18"]["2"], NORMAL_CHART["pair 9"]["7"]
+('H', 'S', 'S')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from engine.round import Action
+from engine.view import PlayerView
+
+__all__ = [
+    "BOTS",
+    "NORMAL_CHART",
+    "UP_CARDS",
+    "Bot",
+    "Chart",
+    "chart_bot",
+    "easy",
+    "hard",
+    "normal",
+]
+
+Bot = Callable[[PlayerView], Action]
+Chart = Mapping[str, Mapping[str, str]]
+
+UP_CARDS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
+_UP_POINTS = dict(zip(UP_CARDS, range(2, 12), strict=True))
+HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
+    Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER,
+)  # fmt: skip
+
+
+def _row(*cells: tuple[str, str]) -> dict[str, str]:
+    """A chart row from (up cards, code) pairs; up cards as ``"2-6"``, ``"7"`` or ``"all"``."""
+    row: dict[str, str] = {}
+    for ups, code in cells:
+        if ups == "all":
+            chosen: tuple[str, ...] = UP_CARDS
+        elif "-" in ups:
+            low, high = ups.split("-")
+            chosen = UP_CARDS[UP_CARDS.index(low) : UP_CARDS.index(high) + 1]
+        else:
+            chosen = tuple(ups.split(","))
+        row.update(dict.fromkeys(chosen, code))
+    return row
+
+
+def _normal_chart() -> dict[str, dict[str, str]]:
+    """The common multi-deck chart, typed in from RULES.md §3 (the only chart typed in)."""
+    chart: dict[str, dict[str, str]] = {}
+    for total in range(5, 22):
+        chart[f"hard {total}"] = _row(("all", "S" if total >= 17 else "H"))
+    chart["hard 9"].update(_row(("3-6", "D")))
+    chart["hard 10"].update(_row(("2-9", "D")))
+    chart["hard 11"].update(_row(("2-10", "D")))
+    chart["hard 12"].update(_row(("4-6", "S")))
+    for total in range(13, 17):
+        chart[f"hard {total}"].update(_row(("2-6", "S")))
+    for total in range(13, 22):
+        chart[f"soft {total}"] = _row(("all", "S" if total >= 19 else "H"))
+    for total in (13, 14):
+        chart[f"soft {total}"].update(_row(("5-6", "D")))
+    for total in (15, 16):
+        chart[f"soft {total}"].update(_row(("4-6", "D")))
+    chart["soft 17"].update(_row(("3-6", "D")))
+    chart["soft 18"].update(_row(("3-6", "Ds"), ("2,7,8", "S")))
+    splits = {
+        "2": "2-7", "3": "2-7", "4": "5-6", "5": "", "6": "2-6", "7": "2-7", "8": "all",
+        "9": "2-6,8,9", "10": "", "A": "all",
+    }  # fmt: skip
+    for rank, ups in splits.items():
+        points = 11 if rank == "A" else int(rank)
+        as_total = chart.get(f"hard {2 * points}", _row(("all", "H")))
+        row = dict(as_total) if rank != "A" else _row(("all", "H"))
+        for part in filter(None, ups.split(",")):
+            row.update(_row((part, "P")))
+        chart[f"pair {rank}"] = row
+    chart["pair 9"].update(_row(("7,10,A", "S")))
+    return chart
+
+
+NORMAL_CHART: Chart = _normal_chart()
+
+NO_INSURANCE = Action.NO_INSURANCE
+_FALLBACKS: dict[str, tuple[Action, ...]] = {
+    "H": (HIT, STAND),
+    "S": (STAND,),
+    "D": (DOUBLE, HIT, STAND),
+    "Ds": (DOUBLE, STAND),
+    "R": (SURRENDER, HIT, STAND),
+    "Rs": (SURRENDER, STAND),
+}
+
+
+_HIT = _FALLBACKS["H"]
+
+
+class _Table:
+    """A chart compiled for fast lookup: (kind, total or pair points, up points) → actions."""
+
+    __slots__ = ("hard", "pairs", "soft")
+
+    def __init__(self, chart: Chart, double_after_split: bool) -> None:
+        def actions(code: str, row_if_not_split: tuple[Action, ...]) -> tuple[Action, ...]:
+            if code in _FALLBACKS:
+                return _FALLBACKS[code]
+            if code == "P" or (code == "Ph" and double_after_split):
+                return (SPLIT, *row_if_not_split)
+            if code == "Ph":
+                return _FALLBACKS["H"]
+            if code == "Rp":
+                return (SURRENDER, SPLIT, *row_if_not_split)
+            raise ValueError(f"unknown chart code {code!r}")
+
+        hit = _FALLBACKS["H"]
+        self.hard: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self.soft: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self.pairs: dict[tuple[int, int], tuple[Action, ...]] = {}
+        for label, row in chart.items():
+            kind, _, value = label.partition(" ")
+            for up, code in row.items():
+                up_points = _UP_POINTS[up]
+                if kind == "hard":
+                    self.hard[int(value), up_points] = actions(code, hit)
+                elif kind == "soft":
+                    self.soft[int(value), up_points] = actions(code, hit)
+        for label, row in chart.items():
+            kind, _, value = label.partition(" ")
+            if kind != "pair":
+                continue
+            points = 11 if value == "A" else int(value)
+            for up, code in row.items():
+                up_points = _UP_POINTS[up]
+                # Unsplittable, the pair plays as its total: A,A as soft 12 (a hit).
+                as_total = hit if points == 11 else self.hard.get((2 * points, up_points), hit)
+                self.pairs[points, up_points] = actions(code, as_total)
+
+    def decide(self, view: PlayerView) -> Action:
+        legal = view.legal
+        if NO_INSURANCE in legal:
+            return NO_INSURANCE  # basic strategy never insures
+        up = view.up_points
+        pair = view.pair_points
+        if pair:
+            choices = self.pairs[11 if pair == 1 else pair, up]
+        elif view.soft:
+            choices = self.soft.get((view.total, up), _HIT)
+        else:
+            choices = self.hard.get((view.total, up), _HIT)
+        for action in choices:
+            if action in legal:
+                return action
+        return STAND
+
+
+def chart_bot(chart: Chart) -> Bot:
+    """A bot that plays a chart, falling back as its codes say when an action is not legal."""
+    tables = {das: _Table(chart, das) for das in (False, True)}
+
+    def play(view: PlayerView) -> Action:
+        return tables[view.rules.double_after_split].decide(view)
+
+    return play
+
+
+def easy(view: PlayerView) -> Action:
+    """Hit below 17, otherwise stand; never doubles, splits or insures."""
+    if Action.NO_INSURANCE in view.legal:
+        return Action.NO_INSURANCE
+    return HIT if view.total < 17 and HIT in view.legal else STAND
+
+
+normal: Bot = chart_bot(NORMAL_CHART)
+normal.__doc__ = "The common published multi-deck chart of RULES.md §3, for every preset."
+
+
+def hard(view: PlayerView) -> Action:
+    """The exact basic strategy of the rules in play.
+
+    Until the engine's own strategy analysis computes it, this is the normal chart.
+    """
+    return normal(view)
+
+
+BOTS: dict[str, Bot] = {"easy": easy, "normal": normal, "hard": hard}
