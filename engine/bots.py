@@ -103,8 +103,35 @@ _FALLBACKS: dict[str, tuple[Action, ...]] = {
 _HIT = _FALLBACKS["H"]
 
 
+class _ChartBot:
+    """A chart compiled for fast lookup, with and without double after split."""
+
+    __slots__ = ("_tables",)
+
+    def __init__(self, chart: Chart) -> None:
+        self._tables = (_Table(chart, False), _Table(chart, True))
+
+    def decide(self, view: PlayerView) -> Action:
+        table = self._tables[view.rules.double_after_split]
+        legal = view.legal
+        if NO_INSURANCE in legal:
+            return NO_INSURANCE  # basic strategy never insures
+        up = view.up_points
+        pair = view.pair_points
+        if pair:
+            choices = table.pairs[11 if pair == 1 else pair, up]
+        elif view.soft:
+            choices = table.soft.get((view.total, up), _HIT)
+        else:
+            choices = table.hard.get((view.total, up), _HIT)
+        for action in choices:
+            if action in legal:
+                return action
+        return STAND
+
+
 class _Table:
-    """A chart compiled for fast lookup: (kind, total or pair points, up points) → actions."""
+    """A chart compiled for one DAS rule: (kind, total or pair points, up points) → actions."""
 
     __slots__ = ("hard", "pairs", "soft")
 
@@ -143,32 +170,10 @@ class _Table:
                 as_total = hit if points == 11 else self.hard.get((2 * points, up_points), hit)
                 self.pairs[points, up_points] = actions(code, as_total)
 
-    def decide(self, view: PlayerView) -> Action:
-        legal = view.legal
-        if NO_INSURANCE in legal:
-            return NO_INSURANCE  # basic strategy never insures
-        up = view.up_points
-        pair = view.pair_points
-        if pair:
-            choices = self.pairs[11 if pair == 1 else pair, up]
-        elif view.soft:
-            choices = self.soft.get((view.total, up), _HIT)
-        else:
-            choices = self.hard.get((view.total, up), _HIT)
-        for action in choices:
-            if action in legal:
-                return action
-        return STAND
-
 
 def chart_bot(chart: Chart) -> Bot:
     """A bot that plays a chart, falling back as its codes say when an action is not legal."""
-    tables = {das: _Table(chart, das) for das in (False, True)}
-
-    def play(view: PlayerView) -> Action:
-        return tables[view.rules.double_after_split].decide(view)
-
-    return play
+    return _ChartBot(chart).decide
 
 
 def easy(view: PlayerView) -> Action:
@@ -178,8 +183,8 @@ def easy(view: PlayerView) -> Action:
     return HIT if view.total < 17 and HIT in view.legal else STAND
 
 
+#: The common published multi-deck chart of RULES.md §3, the same for every preset.
 normal: Bot = chart_bot(NORMAL_CHART)
-normal.__doc__ = "The common published multi-deck chart of RULES.md §3, for every preset."
 
 
 def hard(view: PlayerView) -> Action:

@@ -27,7 +27,7 @@ _RANK_NAMES = (
     "Jack", "Queen", "King", "Ace",
 )  # fmt: skip
 _SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-_RANK_ALIASES = {"T": "10", "1": "A"}
+_RANK_ALIASES = {"T": "10"}
 
 
 def rank_points(rank: str) -> int:

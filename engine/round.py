@@ -20,6 +20,7 @@ the phases a caller can observe between calls are `Phase` members.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -61,6 +62,8 @@ HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
 )  # fmt: skip
 _DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
 _ANY_TWO = DoubleOn.ANY_TWO
+_PLAYER_TURNS = Phase.PLAYER_TURNS
+_INSURANCE = Phase.INSURANCE
 _LATE = Surrender.LATE
 _HIT_STAND = (HIT, STAND)
 _STAND_ONLY = (STAND,)
@@ -122,8 +125,9 @@ class Seat:
         self.hands = [Hand(bet)]
         #: None until decided; then the insurance stake (0 = declined).
         self.insurance: Chips | None = None
-        self.pair_bets: list[tuple[str, int]] = []
-        self.behind: list[BehindBet] = []
+        #: Side stakes: empty tuples until one is placed, which keeps a plain seat cheap.
+        self.pair_bets: Sequence[tuple[str, int]] = ()
+        self.behind: Sequence[BehindBet] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +192,10 @@ class Round:
         self.seats: list[Seat] = []
         self.dealer = Hand(0)
         self.log: list[tuple[Any, ...]] = []
+        #: Whose turn it is: indexes into `seats` and that seat's hands.
         self._seat_index = 0
         self._hand_index = 0
+        #: The legal actions of the awaited decision, once asked; reset by every change.
         self._legal: tuple[Action, ...] | None = None
 
     # Betting ---------------------------------------------------------------------------
@@ -221,7 +227,7 @@ class Round:
             raise IllegalActionError("this table has no pair side bet")
         target = self._occupied(seat)
         self._take(owner, amount)
-        target.pair_bets.append((owner, amount))
+        target.pair_bets = [*target.pair_bets, (owner, amount)]
 
     def place_bet_behind(
         self,
@@ -240,9 +246,8 @@ class Round:
         if target.owner == owner:
             raise IllegalActionError("you cannot bet behind your own seat")
         self._take(owner, amount)
-        target.behind.append(
-            BehindBet(owner, amount, follow_double=follow_double, follow_split=follow_split)
-        )
+        bet = BehindBet(owner, amount, follow_double=follow_double, follow_split=follow_split)
+        target.behind = [*target.behind, bet]
 
     def _check_betting(self, amount: int) -> None:
         if self.phase is not Phase.BETTING:
@@ -291,9 +296,14 @@ class Round:
         draw = shoe.draw
         seats = self.seats
         dealer = self.dealer
+        # Dealing order: a card to each seat, the up card, a second card to each seat, the
+        # hole card. Hand.add is inlined: this is the hot path of every simulated round.
         for seat in seats:
             card = draw()
-            seat.hands[0].add(card)
+            hand = seat.hands[0]
+            hand.cards.append(card)
+            hand.hard = POINTS[card]
+            hand.has_ace = hand.hard == 1
             log(("card", seat.number, 0, card))
         up = draw()
         dealer.add(up)
@@ -301,7 +311,11 @@ class Round:
         for seat in seats:
             card = draw()
             hand = seat.hands[0]
-            hand.add(card)
+            hand.cards.append(card)
+            points = POINTS[card]
+            hand.hard += points
+            if points == 1:
+                hand.has_ace = True
             log(("card", seat.number, 0, card))
             if hand.hard == 11 and hand.has_ace:
                 hand.natural = True
@@ -350,45 +364,44 @@ class Round:
 
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
-        if phase is Phase.INSURANCE:
+        if phase is not _PLAYER_TURNS:
+            if phase is not _INSURANCE:
+                return ()
             seat = self.seats[self._seat_index]
             if self._can_cover(seat.owner, _scaled(seat.bet, Fraction(1, 2))):
                 return (Action.INSURE, Action.NO_INSURANCE)
             return (Action.NO_INSURANCE,)
-        if phase is not Phase.PLAYER_TURNS:
-            return ()
         seat = self.seats[self._seat_index]
         hand = seat.hands[self._hand_index]
-        split_aces = hand.split_aces
-        rules = self.rules
-        one_card_aces = split_aces and not rules.hit_split_aces
         cards = hand.cards
+        rules = self.rules
         if len(cards) != 2:
-            return _STAND_ONLY if one_card_aces else _HIT_STAND
+            return _STAND_ONLY if hand.split_aces and not rules.hit_split_aces else _HIT_STAND
         balances = self.balances
         covered = (
             balances is None
             or rules.short_balance_fallback
             or balances.get(seat.owner, 0) >= seat.bet
         )
-        can_double = (
-            covered
-            and not split_aces
-            and (not hand.from_split or rules.double_after_split)
-            and (rules.double_on is _ANY_TWO or hand.total in _DOUBLE_TOTALS[rules.double_on])
+        can_double = covered and (
+            rules.double_on is _ANY_TWO or hand.total in _DOUBLE_TOTALS[rules.double_on]
         )
-        can_split = (
-            covered
-            and POINTS[cards[0]] == POINTS[cards[1]]
-            and len(seat.hands) < rules.max_hands
-            and (not split_aces or rules.resplit_aces)
+        can_split = covered and POINTS[cards[0]] == POINTS[cards[1]]
+        if hand.from_split:
+            one_card_aces = hand.split_aces and not rules.hit_split_aces
+            can_double = can_double and not hand.split_aces and rules.double_after_split
+            can_split = (
+                can_split
+                and len(seat.hands) < rules.max_hands
+                and (not hand.split_aces or rules.resplit_aces)
+            )
+            return _TWO_CARD_ACTIONS[one_card_aces, can_double, can_split, False]
+        can_surrender = rules.surrender is _LATE and (
+            rules.surrender_vs_ace_or_ten or POINTS[self.dealer.cards[0]] not in (1, 10)
         )
-        can_surrender = (
-            rules.surrender is _LATE
-            and len(seat.hands) == 1
-            and (rules.surrender_vs_ace_or_ten or POINTS[self.dealer.cards[0]] not in (1, 10))
-        )
-        return _TWO_CARD_ACTIONS[one_card_aces, can_double, can_split, can_surrender]
+        return _TWO_CARD_ACTIONS[
+            False, can_double, can_split and rules.max_hands > 1, can_surrender
+        ]
 
     def verify(self, action: Action | str, *, seat: int | None = None) -> Action:
         """The action as an `Action` if it is legal now, else `IllegalActionError`."""
@@ -450,7 +463,7 @@ class Round:
             action = self.verify(action, seat=seat)  # the slow path, which explains refusals
         self._legal = None
         current = self.seats[self._seat_index]
-        if self.phase is Phase.INSURANCE:
+        if self.phase is _INSURANCE:
             self._decide_insurance(current, action)
             return
         index = self._hand_index
@@ -610,7 +623,10 @@ class Round:
                 if total > 17 or (total == 17 and not (hits_soft_17 and hard == 7)):
                     break
                 card = draw()
-                dealer.add(card)
+                dealer.cards.append(card)  # Hand.add, inlined on the hot path
+                dealer.hard = hard + POINTS[card]
+                if POINTS[card] == 1:
+                    dealer.has_ace = True
                 self.log.append(("card", DEALER, 0, card))
         self._settle(dealer_natural)
         self.phase = Phase.SETTLED
@@ -752,9 +768,9 @@ class Round:
     def view(self) -> PlayerView:
         """What the player whose decision is awaited may see; never the hole card or shoe."""
         phase = self.phase
-        if phase is Phase.PLAYER_TURNS:
+        if phase is _PLAYER_TURNS:
             index: int | None = self._hand_index
-        elif phase is Phase.INSURANCE:
+        elif phase is _INSURANCE:
             index = None
         else:
             raise IllegalActionError("no decision is awaited")
@@ -769,10 +785,9 @@ class Round:
             self.rules,
             seat.number,
             index,
-            tuple([tuple(h.cards) for h in seat.hands]),
             self.dealer.cards[0],
             11 if up == 1 else up,
-            self.legal_actions(),
+            self._legal or self.legal_actions(),
             hard + 10 if soft else hard,
             soft,
             first if len(cards) == 2 and first == POINTS[cards[1]] else 0,
@@ -903,6 +918,7 @@ def _seat_from_json(data: dict[str, Any]) -> Seat:
     seat = Seat(int(data["number"]), str(data["owner"]), int(data["bet"]))
     seat.insurance = None if data["insurance"] is None else _chips_from_json(data["insurance"])
     seat.pair_bets = [(str(owner), int(amount)) for owner, amount in data["pair_bets"]]
+    seat.behind = []
     for item in data["behind"]:
         behind = BehindBet(
             str(item["owner"]),

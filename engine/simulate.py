@@ -17,7 +17,8 @@ from engine.shoe import Shoe
 
 __all__ = ["SimulationResult", "simulate"]
 
-_DECIDING = (Phase.PLAYER_TURNS, Phase.INSURANCE)
+_PLAYER_TURNS = Phase.PLAYER_TURNS
+_INSURANCE = Phase.INSURANCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ def simulate(rules: Rules, tier: str, rounds: int, *, seed: int | None = None) -
         rnd = Round(rules, shoe)
         rnd.place_bet(seat=1, amount=bet, owner="bot")
         rnd.start()
-        while rnd.phase in _DECIDING:
+        while rnd.phase is _PLAYER_TURNS or rnd.phase is _INSURANCE:
             rnd.play(bot(rnd.view()))
         net = rnd.net("bot")
         total += net

@@ -24,7 +24,6 @@ class PlayerView:
     """
 
     __slots__ = (
-        "_hands",
         "_log",
         "_up",
         "hand_index",
@@ -42,7 +41,6 @@ class PlayerView:
         rules: Rules,
         seat: int,
         hand_index: int | None,
-        hands: tuple[tuple[int, ...], ...],
         up: int,
         up_points: int,
         legal: tuple[Action, ...],
@@ -63,14 +61,23 @@ class PlayerView:
         self.pair_points = pair_points
         #: The dealer's up card's value, an ace as 11 (as strategy charts write it).
         self.up_points = up_points
-        self._hands = hands
         self._up = up
         self._log = public_log
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
-        """The seat's hands, left to right."""
-        return tuple(tuple(CARDS[code] for code in hand) for hand in self._hands)
+        """The seat's hands, left to right, replayed from the public history."""
+        hands: list[list[int]] = []
+        for entry in self._log:
+            if entry[0] == "card" and entry[1] == self.seat:
+                if not hands:
+                    hands.append([])
+                hands[entry[2]].append(entry[3])
+            elif entry[0] == "split" and entry[1] == self.seat:
+                index = entry[2]
+                first, second = hands[index]
+                hands[index : index + 1] = [[first], [second]]
+        return tuple(tuple(CARDS[code] for code in hand) for hand in hands)
 
     @property
     def hand(self) -> tuple[Card, ...]:

@@ -44,9 +44,7 @@ def _reference_python() -> str:
     python = BENCH_VENV / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(BENCH_VENV)], check=True)
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", *REFERENCES], check=True
-        )
+        subprocess.run([str(python), "-m", "pip", "install", "-q", *REFERENCES], check=True)
     return str(python)
 
 
