@@ -32,9 +32,11 @@ DEALER = 0
 
 @dataclass(frozen=True, slots=True)
 class ShoeShuffled:
-    """The shoe was shuffled; ``burned`` are the cards burned after it (Deluxe)."""
+    """The shoe was shuffled, then ``burned`` cards burned (Deluxe): the first, ``shown``
+    face up, says how many more go face down, unseen."""
 
-    burned: tuple[Card, ...]
+    shown: Card | None
+    burned: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,8 @@ def event_from_log(entry: tuple) -> Event:  # type: ignore[type-arg]
     if kind == "peek":
         return DealerPeeked(entry[1])
     if kind == "shuffle":
-        return ShoeShuffled(tuple(CARDS[code] for code in entry[1]))
+        _, shown, burned = entry
+        return ShoeShuffled(None if shown is None else CARDS[shown], burned)
     if kind == "void":
         return RoundVoided(entry[1])
     raise ValueError(f"unknown history entry {entry!r}")

@@ -267,7 +267,7 @@ class Round:
             return
         if balances.get(owner, 0) < amount:
             raise IllegalActionError("that bet is more than your balance")
-        balances[owner] -= amount
+        balances[owner] = _whole(balances[owner] - amount)
 
     def _can_cover(self, owner: str, amount: Chips) -> bool:
         balances = self.balances
@@ -292,7 +292,7 @@ class Round:
         if shoe.needs_shuffle or shoe.position >= shoe.cut:
             burned = shoe.prepare_round(self.rules)
             if burned is not None:
-                log(("shuffle", burned))
+                log(("shuffle", burned[0] if burned else None, len(burned)))
         draw = shoe.draw
         seats = self.seats
         dealer = self.dealer
@@ -659,7 +659,7 @@ class Round:
                     returned = _portion(stake, numerator, denominator)
                 log(("settle", number, index, seat.owner, "hand", result, stake, returned, bet))
                 if balances is not None:
-                    balances[seat.owner] = balances.get(seat.owner, 0) + returned
+                    balances[seat.owner] = _whole(balances.get(seat.owner, 0) + returned)
                 for behind in seat.behind:
                     staked = behind.stakes[index]
                     if not staked:
@@ -725,7 +725,7 @@ class Round:
     ) -> None:
         self.log.append(("settle", seat, hand, owner, kind, result, staked, returned, unit))
         if self.balances is not None:
-            self.balances[owner] = self.balances.get(owner, 0) + returned
+            self.balances[owner] = _whole(self.balances.get(owner, 0) + returned)
 
     # Reading the round -----------------------------------------------------------------
 
@@ -870,6 +870,13 @@ class Round:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _whole(value: Chips) -> Chips:
+    """A chip amount as an int whenever it is whole, so that equal amounts look equal."""
+    if type(value) is int or value.denominator != 1:
+        return value
+    return int(value)
+
+
 def _chips_to_json(value: Chips) -> int | str:
     return value if isinstance(value, int) else str(value)
 
@@ -941,6 +948,4 @@ def _log_entry_from_json(entry: list[Any]) -> tuple[Any, ...]:
     if entry[0] == "settle":
         *head, staked, returned, unit = entry
         return (*head, _chips_from_json(staked), _chips_from_json(returned), _chips_from_json(unit))
-    if entry[0] == "shuffle":
-        return ("shuffle", tuple(int(code) for code in entry[1]))
     return tuple(entry)

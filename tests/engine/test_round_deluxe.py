@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine import (
+    CARDS,
     DELUXE,
     EUROPEAN,
     Action,
@@ -133,10 +134,10 @@ def test_a_fresh_shoe_burns_the_first_card_and_as_many_more_as_its_value(seed):
     rnd = Round(DELUXE, Shoe.for_rules(DELUXE, random.Random(seed)))
     rnd.place_bet(seat=1, amount=BET, owner="p1")
     shuffled = rnd.deal()[0]
-    assert isinstance(shuffled, ShoeShuffled)
-    first = shuffled.burned[0]
-    assert len(shuffled.burned) == 1 + first.points  # ace 1, ten-values 10
-    assert rnd.shoe.position == len(shuffled.burned) + 4
+    assert isinstance(shuffled, ShoeShuffled) and shuffled.shown is not None
+    assert shuffled.shown == CARDS[rnd.shoe.cards[0]]
+    assert shuffled.burned == 1 + shuffled.shown.points  # ace 1, ten-values 10
+    assert rnd.shoe.position == shuffled.burned + 4
 
 
 @pytest.mark.parametrize(
