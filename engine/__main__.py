@@ -1,4 +1,4 @@
-"""The engine's command line: ``python -m engine play`` and ``python -m engine simulate``.
+"""The engine's command line: ``play``, ``simulate``, ``chart``, ``ev`` and ``edge``.
 
 Bad arguments print a usage message and exit with status 2.
 """
@@ -19,6 +19,8 @@ from engine.round import Action, Phase, Round
 from engine.rules import PRESETS, Rules, preset
 from engine.shoe import Shoe
 from engine.simulate import simulate
+from engine.strategy import chart_csv, chart_text, compute_strategy
+from engine.strategy.store import load_strategy
 
 _KEYS = {"h": Action.HIT, "s": Action.STAND, "d": Action.DOUBLE, "p": Action.SPLIT,
          "r": Action.SURRENDER, "i": Action.INSURE, "n": Action.NO_INSURANCE}  # fmt: skip
@@ -48,6 +50,21 @@ def _parser() -> argparse.ArgumentParser:
     with_rules(sim)
     sim.add_argument("--tier", required=True, choices=("easy", "normal", "hard"))
     sim.add_argument("--rounds", required=True, type=_positive)
+
+    def analysed(name: str, help: str) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=help)
+        with_rules(command)
+        command.add_argument(
+            "--no-cache", action="store_true", help="compute afresh (for benchmarks)"
+        )
+        return command
+
+    chart = analysed("chart", "the exact basic-strategy chart of the rules")
+    chart.add_argument("--format", choices=("csv", "text"), default="csv")
+    ev = analysed("ev", "each action's EV for one two-card hand; print JSON")
+    ev.add_argument("--hand", required=True, help="two ranks, e.g. 10,6 or A,7")
+    ev.add_argument("--up", required=True, help="the dealer's up card rank, e.g. 10 or A")
+    analysed("edge", "expected return of the chart and of optimal play; print JSON")
     return parser
 
 
@@ -85,7 +102,22 @@ def main(
         result = simulate(rules, args.tier, args.rounds, seed=args.seed)
         print(json.dumps(result.to_json()), file=stdout)
         return 0
-    return _play(rules, args, stdin, stdout)
+    if args.command == "play":
+        return _play(rules, args, stdin, stdout)
+    strategy = compute_strategy(rules) if args.no_cache else load_strategy(rules)
+    if args.command == "chart":
+        print(
+            (chart_csv if args.format == "csv" else chart_text)(strategy.chart), end="", file=stdout
+        )
+    elif args.command == "ev":
+        try:
+            evs = strategy.ev(args.hand, args.up)
+        except EngineError as error:
+            parser.error(str(error))
+        print(json.dumps(evs.as_dict()), file=stdout)
+    else:
+        print(json.dumps(strategy.edge_json()), file=stdout)
+    return 0
 
 
 def _play(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from engine.round import Action
+from engine.rules import Rules
+from engine.strategy import strategy_for
 from engine.view import PlayerView
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "chart_bot",
     "easy",
     "hard",
+    "hard_bot",
     "normal",
 ]
 
@@ -187,12 +190,20 @@ def easy(view: PlayerView) -> Action:
 normal: Bot = chart_bot(NORMAL_CHART)
 
 
-def hard(view: PlayerView) -> Action:
-    """The exact basic strategy of the rules in play.
+def hard_bot(rules: Rules) -> Bot:
+    """The bot that plays the exact basic strategy of ``rules`` (computed on first use)."""
+    found = _HARD_BOTS.get(id(rules))
+    if found is None or found[0] is not rules:
+        found = _HARD_BOTS[id(rules)] = (rules, chart_bot(strategy_for(rules).chart))
+    return found[1]
 
-    Until the engine's own strategy analysis computes it, this is the normal chart.
-    """
-    return normal(view)
+
+_HARD_BOTS: dict[int, tuple[Rules, Bot]] = {}
+
+
+def hard(view: PlayerView) -> Action:
+    """The exact basic strategy of the rules in play, from the engine's own analysis."""
+    return hard_bot(view.rules)(view)
 
 
 BOTS: dict[str, Bot] = {"easy": easy, "normal": normal, "hard": hard}

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine.bots import BOTS
+from engine.bots import BOTS, hard_bot
 from engine.errors import EngineError
 from engine.round import Phase, Round
 from engine.rules import Rules
@@ -51,7 +51,8 @@ def simulate(rules: Rules, tier: str, rounds: int, *, seed: int | None = None) -
         raise EngineError(f"unknown tier {tier!r}: choose one of {', '.join(BOTS)}")
     if rounds < 1:
         raise EngineError("rounds must be at least 1")
-    bot = BOTS[tier]
+    # The hard tier's chart is computed (once) before the clock starts.
+    bot = hard_bot(rules) if tier == "hard" else BOTS[tier]
     shoe = Shoe.for_rules(rules, random.Random(seed) if seed is not None else None)
     # A bet that keeps every payout (3:2, half-bet surrender and insurance) whole chips.
     bet = 2 * rules.blackjack_pays.denominator

@@ -442,3 +442,17 @@ def test_easy_and_normal_follow_their_rules_at_every_decision(data: st.DataObjec
         assert normal(view) is chart_action(ranks, up, view.legal)
         assert Action.SURRENDER is not normal(view)
         rnd.apply(data.draw(st.sampled_from(view.legal), label="action"))
+
+
+def test_the_hard_tier_plays_the_chart_computed_for_the_rules() -> None:
+    # 6,5 against a ten: the normal chart doubles; without a peek the exact chart hits,
+    # and with a peek it doubles again.
+    def decisions(rules: Rules) -> tuple[Action, Action]:
+        rnd = Round(rules, Shoe.stacked("6s 10h 5d 7c 9s 9h"))
+        rnd.place_bet(seat=1, amount=10)
+        rnd.deal()
+        view = rnd.view()
+        return hard(view), normal(view)
+
+    assert decisions(EUROPEAN) == (Action.HIT, Action.DOUBLE)
+    assert decisions(AMERICAN) == (Action.DOUBLE, Action.DOUBLE)

@@ -66,3 +66,70 @@ def test_the_module_runs_as_python_dash_m_engine():
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert json.loads(done.stdout)["rounds"] == 50
+
+
+@pytest.fixture
+def strategy_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BLACKJACK_STRATEGY_CACHE", str(tmp_path))
+    return tmp_path
+
+
+def test_chart_prints_the_documented_csv(strategy_cache):
+    lines = run("chart", "--rules", "american").splitlines()
+    assert lines[0] == "hand,2,3,4,5,6,7,8,9,10,A"
+    labels = [line.split(",")[0] for line in lines[1:]]
+    assert labels == (
+        [f"hard {t}" for t in range(5, 22)]
+        + [f"soft {t}" for t in range(13, 22)]
+        + [f"pair {r}" for r in (*range(2, 11), "A")]
+    )
+    assert lines[labels.index("hard 11") + 1] == "hard 11,D,D,D,D,D,D,D,D,D,H"
+
+
+def test_chart_as_text_is_an_aligned_table(strategy_cache):
+    text = run("chart", "--rules", "european", "--format", "text")
+    assert text.splitlines()[0].split() == [
+        "hand",
+        *["2", "3", "4", "5", "6", "7", "8", "9", "10", "A"],
+    ]
+
+
+def test_ev_prints_every_action_for_one_hand(strategy_cache):
+    evs = json.loads(run("ev", "--rules", "american", "--hand", "8,8", "--up", "10"))
+    assert set(evs) == {"stand", "hit", "double", "split", "surrender"}
+    assert evs["surrender"] is None  # the American preset has no surrender
+    assert evs["split"] > max(evs["stand"], evs["hit"])
+    no_pair = json.loads(run("ev", "--rules", "deluxe", "--hand", "10,6", "--up", "9"))
+    assert no_pair["split"] is None and no_pair["surrender"] == pytest.approx(-0.5)
+
+
+def test_edge_prints_the_documented_object_and_set_changes_the_rules(strategy_cache):
+    edge = json.loads(run("edge", "--rules", "european"))
+    assert set(edge) == {"rules", "version", "expected_return", "house_edge_percent",
+                         "rtp_percent", "cd_expected_return"}  # fmt: skip
+    assert edge["rtp_percent"] == pytest.approx(100 - edge["house_edge_percent"])
+    worse = json.loads(run("edge", "--rules", "european", "--set", "blackjack_pays=6/5"))
+    assert worse["expected_return"] < edge["expected_return"] - 0.01
+
+
+def test_results_are_kept_on_disk_and_no_cache_recomputes(strategy_cache):
+    first = run("edge", "--rules", "american")
+    assert len(list(strategy_cache.glob("*.json"))) == 1
+    assert run("edge", "--rules", "american", "--no-cache") == first
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ev", "--rules", "european", "--hand", "10", "--up", "9"],
+        ["ev", "--rules", "european", "--hand", "10,X", "--up", "9"],
+        ["ev", "--rules", "european", "--hand", "10,6", "--up", "1"],
+        ["chart", "--rules", "european", "--format", "pdf"],
+        ["edge", "--rules", "european", "--set", "decks=0"],
+    ],
+)
+def test_bad_strategy_arguments_exit_with_status_2(argv, strategy_cache, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert "usage:" in capsys.readouterr().err

@@ -1,0 +1,149 @@
+"""The exact strategy analysis of any `Rules`: the hard-tier chart, EVs and the edge.
+
+``strategy_for(rules)`` runs the combinatorial analysis once per rules value per process
+(about a second) and keeps its results: the chart every drill is graded against, the EV
+of every action for every two-card hand against every up card, and the expected return of
+playing the chart (and of composition-dependent optimal play) off the top of a full shoe.
+
+>>> from engine.rules import AMERICAN
+>>> american = strategy_for(AMERICAN)
+>>> american.chart["hard 16"]["10"], american.chart["pair 8"]["A"], american.chart["soft 18"]["3"]
+('H', 'P', 'Ds')
+>>> evs = american.ev("10,6", "10")
+>>> round(evs.stand, 4), round(evs.hit, 4), evs.split
+(-0.541, -0.5347, None)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from engine.cards import RANKS
+from engine.errors import EngineError
+from engine.rules import Rules
+from engine.strategy.analysis import ActionEVs, Analysis, Chart
+from engine.strategy.chart import (
+    ROWS,
+    build_chart,
+    chart_csv,
+    chart_text,
+    expected_return,
+)
+
+__all__ = [
+    "ROWS",
+    "UP_CARDS",
+    "ActionEVs",
+    "Chart",
+    "Strategy",
+    "chart_csv",
+    "chart_differences",
+    "chart_text",
+    "compute_strategy",
+    "strategy_for",
+]
+
+#: Chart columns, as the chart and the command line write up cards.
+UP_CARDS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """What the analysis of one rule set yields; every lookup is a dictionary read."""
+
+    rules: Rules
+    chart: dict[str, dict[str, str]]
+    #: (lower rank index, higher rank index, up rank index) → EVs; rank index 0 is the ace.
+    evs: dict[tuple[int, int, int], ActionEVs]
+    expected_return: float
+    cd_expected_return: float
+    #: Seconds each part of the cold computation took.
+    timings: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def ev(self, hand: str, up: str) -> ActionEVs:
+        """The EVs of a two-card hand written as ranks (``"10,6"``, ``"A,K"``) against an up
+        card (``"10"``, ``"A"``); suits do not matter, and J, Q, K are tens.
+
+        With a peek, EVs are conditioned on the dealer not having a natural.
+        """
+        ranks = [_rank_index(text) for text in hand.replace(" ", "").split(",")]
+        if len(ranks) != 2:
+            raise EngineError(f"a hand is two cards, such as 10,6 — not {hand!r}")
+        first, second = sorted(ranks)
+        return self.evs[first, second, _rank_index(up)]
+
+    def edge_json(self) -> dict[str, Any]:
+        """The ``edge`` command's object."""
+        return {
+            "rules": self.rules.name,
+            "version": self.rules.version,
+            "expected_return": self.expected_return,
+            "house_edge_percent": -100 * self.expected_return,
+            "rtp_percent": 100 * (1 + self.expected_return),
+            "cd_expected_return": self.cd_expected_return,
+        }
+
+
+def _rank_index(text: str) -> int:
+    rank = text.strip().upper()
+    rank = {"T": "10", "J": "10", "Q": "10", "K": "10"}.get(rank, rank)
+    if rank not in RANKS:
+        raise EngineError(f"not a card rank: {text!r} (use 2-10, J, Q, K or A)")
+    return 0 if rank == "A" else min(RANKS.index(rank) + 2, 10) - 1
+
+
+def compute_strategy(rules: Rules) -> Strategy:
+    """Run the analysis now, whatever has been computed before (see `strategy_for`)."""
+    started = time.perf_counter()
+    analysis = Analysis(rules)
+    analysed = time.perf_counter()
+    chart = build_chart(analysis)
+    charted = time.perf_counter()
+    evs = {
+        (first, second, up): analysis.two_card_evs(first, second, up)
+        for first in range(10)
+        for second in range(first, 10)
+        for up in range(10)
+    }
+    evaluated = time.perf_counter()
+    chart_return = expected_return(analysis, chart)
+    optimal_return = expected_return(analysis)
+    finished = time.perf_counter()
+    return Strategy(
+        rules=rules,
+        chart=chart,
+        evs=evs,
+        expected_return=chart_return,
+        cd_expected_return=optimal_return,
+        timings={
+            "dealer and hand EVs": analysed - started,
+            "chart": charted - analysed,
+            "two-card EVs": evaluated - charted,
+            "edge": finished - evaluated,
+            "total": finished - started,
+        },
+    )
+
+
+@cache
+def strategy_for(rules: Rules) -> Strategy:
+    """The analysis of ``rules``, computed once per process and then kept."""
+    return compute_strategy(rules)
+
+
+def chart_differences(chart: Chart, other: Chart) -> list[tuple[str, str, str, str]]:
+    """The cells where two charts differ: (row, up card, this code, other code).
+
+    >>> from engine.bots import NORMAL_CHART
+    >>> chart_differences(NORMAL_CHART, NORMAL_CHART)
+    []
+    """
+    return [
+        (row, up, chart[row][up], other[row][up])
+        for row in ROWS
+        for up in UP_CARDS
+        if chart[row][up] != other[row][up]
+    ]

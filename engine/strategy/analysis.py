@@ -1,0 +1,412 @@
+"""The exact combinatorial analysis of a rule set: per-action EVs, the chart, the edge.
+
+Everything is in units of the initial bet. Stand, hit (with optimal continuation) and
+double EVs are exact and composition dependent: the shoe is the full shoe less the
+player's cards and the up card, and every drawn card is removed as it is drawn.
+
+With a peek, EVs are conditioned on the dealer not having a natural. Inside the analysis
+they are carried unnormalised — ``E[value × no dealer natural]`` — which makes every
+recursion linear (the decision at a node does not change, since all options share the
+node's normaliser) and is divided out only where an EV is reported.
+
+Splits use the standard approximation, documented in the README: each post-split hand is
+played by its best stand/hit/double decision for its own cards, with the other hand's
+first card removed from the shoe; re-splits up to ``max_hands`` are counted by a branching
+process on the chance of drawing the pair card again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import RulesError
+from engine.rules import DoubleOn, Rules, Surrender
+from engine.strategy.dealer import BUST, NATURAL, dealer_distributions, dealer_paths
+from engine.strategy.hands import HandSet, hands_containing
+
+__all__ = ["ActionEVs", "Analysis", "Chart"]
+
+Floats = npt.NDArray[np.float64]
+_DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
+
+
+@dataclass(frozen=True)
+class ActionEVs:
+    """The EV of each action for one two-card hand against one up card (None: not allowed)."""
+
+    stand: float
+    hit: float
+    double: float | None
+    split: float | None
+    surrender: float | None
+
+    def as_dict(self) -> dict[str, float | None]:
+        return {
+            "stand": self.stand,
+            "hit": self.hit,
+            "double": self.double,
+            "split": self.split,
+            "surrender": self.surrender,
+        }
+
+    def best(self) -> str:
+        """The name of the action with the highest EV."""
+        options = {name: ev for name, ev in self.as_dict().items() if ev is not None}
+        return max(options, key=lambda name: options[name])
+
+
+class _Batch:
+    """EV tables (hand × up card) for one set of hands with one extra card removed."""
+
+    def __init__(self, analysis: Analysis, hands: HandSet, extra: int | None) -> None:
+        self.hands = hands
+        self.extra = extra
+        rows = analysis.dealer_rows(hands.counts, extra)
+        dist = analysis.dealer[rows]  # (hand, up, outcome)
+        shoes = analysis.shoes_for(hands.counts, extra)  # (hand, up, rank)
+        totals = shoes.sum(axis=2)
+        valid = (shoes >= 0).all(axis=2) & (totals > 0)
+        self.draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
+        self.no_natural = dist[..., :NATURAL].sum(axis=2)
+        self.stand = _stand(hands.total, dist, analysis.peek)
+        self.bust = analysis.bust_values(shoes, totals)  # (hand, up, rank)
+        self.hit, self.best = self._optimal()
+        self.double = self._double()
+
+    def _optimal(self) -> tuple[Floats, Floats]:
+        hands = self.hands
+        hit = np.zeros_like(self.stand)
+        best = self.stand.copy()
+        can_hit = hands.total < 21
+        for group in _groups_by_hard_total(hands):
+            value = self._drawn_value(group, best)
+            hit[group] = value
+            best[group] = np.where(
+                can_hit[group, None], np.maximum(self.stand[group], value), best[group]
+            )
+        return hit, best
+
+    def _drawn_value(self, group: npt.NDArray[np.int64], values: Floats) -> Floats:
+        """Σ over the next card of its probability times the value of the hand after it."""
+        after = self.hands.after[group]  # (g, rank)
+        following = np.where(
+            (after >= 0)[:, None, :],
+            values[np.maximum(after, 0)].transpose(0, 2, 1),  # (g, up, rank)
+            self.bust[group],
+        )
+        return np.asarray(np.einsum("gur,gur->gu", self.draw[group], following))
+
+    def _double(self) -> Floats:
+        everything = np.arange(len(self.hands.counts))
+        return 2 * self._drawn_value(everything, self.stand)
+
+    def policy(self, plays: Callable[[int, bool, int], bool]) -> Floats:
+        """Values of hands played on by a chart: ``plays(total, soft, up) → hit?``."""
+        hands = self.hands
+        value = self.stand.copy()
+        hits = np.array(
+            [[plays(int(t), bool(s), up) for up in range(1, 11)]
+             for t, s in zip(hands.total, hands.soft, strict=True)]
+        ) & (hands.total < 21)[:, None]  # fmt: skip
+        for group in _groups_by_hard_total(hands):
+            drawn = self._drawn_value(group, value)
+            value[group] = np.where(hits[group], drawn, self.stand[group])
+        return value
+
+    def policy_hit(self, policy_values: Floats) -> Floats:
+        """The value of hitting each hand once, then playing on by the same chart."""
+        return self._drawn_value(np.arange(len(self.hands.counts)), policy_values)
+
+
+def _groups_by_hard_total(hands: HandSet) -> list[npt.NDArray[np.int64]]:
+    """Index groups of equal hard total, highest first (successors always come earlier)."""
+    return [np.flatnonzero(hands.hard == hard) for hard in range(21, 0, -1)]
+
+
+def _stand(totals: npt.NDArray[np.int64], dist: Floats, peek: bool) -> Floats:
+    """Standing EV for each hand total against each dealer distribution (natural aside)."""
+    dealer_totals = np.arange(17, 22)
+    compare = np.sign(totals[:, None] - dealer_totals[None, :]).astype(np.float64)  # (h, 5)
+    value = np.einsum("hc,huc->hu", compare, dist[..., :BUST]) + dist[..., BUST]
+    if not peek:
+        value -= dist[..., NATURAL]  # no peek: a dealer natural takes the hand
+    return np.asarray(value)
+
+
+class Analysis:
+    """The exact analysis of one `Rules` value (see `analyse_rules`, which caches it)."""
+
+    def __init__(self, rules: Rules) -> None:
+        if rules.original_bets_only:
+            raise RulesError("the strategy analysis does not support original_bets_only")
+        self.rules = rules
+        self.peek = rules.dealer_peeks
+        decks = rules.decks
+        self.full = np.array([4 * decks] * 9 + [16 * decks], dtype=np.int64)
+        self._policies: dict[object, dict[int | None, tuple[Floats, Floats]]] = {}
+        self._evs: dict[tuple[int, int, int, bool], ActionEVs] = {}
+        self._split_ranks = [r for r in range(10) if rules.max_hands >= 2]
+        removals = self._needed_removals()
+        self._rows = {removal: i for i, removal in enumerate(removals)}
+        self.dealer = self._dealer_table(removals)
+        self.base = _Batch(self, hands_containing(None), None)
+        self.split_batches: dict[int, _Batch] = {
+            rank: _Batch(self, hands_containing(rank), rank)
+            for rank in self._split_ranks
+            if not (rank == 0 and not rules.hit_split_aces)
+        }
+
+    # Shoes and the dealer -------------------------------------------------------------
+
+    def _needed_removals(self) -> list[tuple[int, ...]]:
+        seen: dict[tuple[int, ...], None] = {}
+        for hand in hands_containing(None).counts:
+            seen[tuple(int(k) for k in hand)] = None
+        for rank in self._split_ranks:
+            source = hands_containing(rank).counts
+            if rank == 0 and not self.rules.hit_split_aces:
+                source = np.array([h for h in source if h.sum() == 2])
+            for hand in source:
+                removal = [int(k) for k in hand]
+                removal[rank] += 1
+                seen[tuple(removal)] = None
+        return list(seen)
+
+    def _dealer_table(self, removals: list[tuple[int, ...]]) -> Floats:
+        removed = np.array(removals, dtype=np.int64)
+        table = np.zeros((len(removals), 10, len(("17", "18", "19", "20", "21", "b", "n"))))
+        for up in range(10):
+            shoes = self.full[None, :] - removed
+            shoes[:, up] -= 1
+            paths = dealer_paths(up + 1, self.rules.dealer_hits_soft_17)
+            table[:, up, :] = dealer_distributions(paths, shoes)
+        return table
+
+    def dealer_rows(self, hands: npt.NDArray[np.int64], extra: int | None) -> npt.NDArray[np.int64]:
+        removals = hands.copy()
+        if extra is not None:
+            removals[:, extra] += 1
+        rows = self._rows
+        return np.array([rows[tuple(int(k) for k in removal)] for removal in removals])
+
+    def shoes_for(self, hands: npt.NDArray[np.int64], extra: int | None) -> npt.NDArray[np.int64]:
+        """The shoe left for each hand and up card: (hand, up, rank) counts."""
+        shoes = self.full[None, None, :] - hands[:, None, :] - np.eye(10, dtype=np.int64)[None]
+        if extra is not None:
+            shoes[..., extra] -= 1
+        return shoes
+
+    def bust_values(self, shoes: npt.NDArray[np.int64], totals: npt.NDArray[np.int64]) -> Floats:
+        """The value of busting after drawing each rank: -1, or with a peek -P(no natural)."""
+        bust = -np.ones(shoes.shape, dtype=np.float64)
+        if not self.peek:
+            return bust
+        for up, natural_rank in ((0, 9), (9, 0)):  # the hole card that makes a natural
+            left = shoes[:, up, natural_rank][:, None] - (np.arange(10) == natural_rank)
+            remaining = np.maximum(totals[:, up] - 1, 1)[:, None]
+            bust[:, up, :] = -(1 - left / remaining)
+        return bust
+
+    # Reading the results ---------------------------------------------------------------
+
+    def can_double(self, total: int) -> bool:
+        double_on = self.rules.double_on
+        return double_on is DoubleOn.ANY_TWO or total in _DOUBLE_TOTALS[double_on]
+
+    def can_surrender(self, up: int) -> bool:
+        rules = self.rules
+        if rules.surrender is Surrender.NONE:
+            return False
+        return rules.surrender_vs_ace_or_ten or up not in (0, 9)
+
+    def two_card_evs(self, first: int, second: int, up: int, *, raw: bool = False) -> ActionEVs:
+        """EVs of a two-card hand (rank indexes, 0 = ace) against ``up``, computed once.
+
+        As reported they are conditioned on no dealer natural where the dealer peeks;
+        ``raw=True`` gives them multiplied by the chance of no natural, as used inside.
+        """
+        key = (min(first, second), max(first, second), up, raw)
+        found = self._evs.get(key)
+        if found is None:
+            found = self._evs[key] = self._two_card_evs(*key)
+        return found
+
+    def _two_card_evs(self, first: int, second: int, up: int, raw: bool) -> ActionEVs:
+        base = self.base
+        counts = [0] * 10
+        counts[first] += 1
+        counts[second] += 1
+        q = base.hands.index[tuple(counts)]
+        total = int(base.hands.total[q])
+        norm = 1.0 if raw or not self.peek else float(base.no_natural[q, up])
+        surrender = -0.5 * (float(base.no_natural[q, up]) if self.peek else 1.0)
+        splits = first == second and self.rules.max_hands >= 2
+        return ActionEVs(
+            stand=float(base.stand[q, up]) / norm,
+            hit=float(base.hit[q, up]) / norm,
+            double=float(base.double[q, up]) / norm if self.can_double(total) else None,
+            split=self.split_ev(first, up) / norm if splits else None,
+            surrender=surrender / norm if self.can_surrender(up) else None,
+        )
+
+    # Splits ------------------------------------------------------------------------------
+
+    def post_split_value(self, rank: int, second: int, up: int, chart: Chart | None) -> float:
+        """A post-split hand (rank, second) played optimally, or by ``chart`` if given."""
+        counts = [0] * 10
+        counts[rank] += 1
+        counts[second] += 1
+        if rank == 0 and not self.rules.hit_split_aces:
+            return self._one_card_ace(counts, up)
+        batch = self.split_batches[rank]
+        q = batch.hands.index[tuple(counts)]
+        total = int(batch.hands.total[q])
+        double = self.rules.double_after_split and self.can_double(total)
+        if chart is None:
+            options = [batch.stand[q, up], batch.hit[q, up]]
+            if double:
+                options.append(batch.double[q, up])
+            return float(max(options))
+        code = chart_code(chart, counts, up, pair_splittable=False)
+        action = resolve(code, double=double, surrender=False, split=False)
+        if action == "double":
+            return float(batch.double[q, up])
+        if action == "stand":
+            return float(batch.stand[q, up])
+        return float(self.chart_hits(chart, batch)[q, up])
+
+    def _one_card_ace(self, counts: list[int], up: int) -> float:
+        removal = list(counts)
+        removal[0] += 1
+        row = self._rows[tuple(removal)]
+        total = 21 if counts[9] else sum((r + 1) * k for r, k in enumerate(counts)) + 10
+        dist = self.dealer[row][None, :, :]
+        return float(_stand(np.array([total]), dist, self.peek)[0, up])
+
+    def split_ev(self, rank: int, up: int, chart: Chart | None = None) -> float:
+        """EV (units of the initial bet, unnormalised) of splitting a pair of ``rank``."""
+        shoe = self.full.copy()
+        shoe[rank] -= 2
+        shoe[up] -= 1
+        if (shoe < 0).any():
+            return float("nan")
+        probabilities = shoe / shoe.sum()
+        values = np.array([self.post_split_value(rank, x, up, chart) for x in range(10)])
+        again = float(probabilities[rank])
+        limit = self.rules.max_hands if rank != 0 or self.rules.resplit_aces else 2
+        hands_other, hands_pair = _split_counts(again, limit)
+        others = (probabilities * values).sum() - again * values[rank]
+        mean_other = others / (1 - again) if again < 1 else 0.0
+        return float(hands_other * mean_other + hands_pair * values[rank])
+
+    # Charts and the edge ------------------------------------------------------------------
+
+    def _chart_policy(self, chart: Chart) -> dict[int | None, tuple[Floats, Floats]]:
+        """For each batch: the value of hands played on by ``chart``, and of hitting once."""
+        key = _chart_key(chart)
+        if key not in self._policies:
+
+            def plays(total: int, soft: bool, up: int) -> bool:
+                return hits_on(chart, total, soft, up - 1)
+
+            batches: list[tuple[int | None, _Batch]] = [(None, self.base)]
+            batches += self.split_batches.items()
+            policies = {}
+            for extra, batch in batches:
+                values = batch.policy(plays)
+                policies[extra] = (values, batch.policy_hit(values))
+            self._policies[key] = policies
+        return self._policies[key]
+
+    def chart_hits(self, chart: Chart, batch: _Batch) -> Floats:
+        """Hitting each hand of ``batch`` once, then playing on by ``chart``."""
+        extra = None if batch is self.base else batch.extra
+        return self._chart_policy(chart)[extra][1]
+
+
+Chart = Mapping[str, Mapping[str, str]]
+UP_KEYS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
+
+
+def _chart_key(chart: Chart) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((row, tuple(cells[up] for up in UP_KEYS)) for row, cells in chart.items())
+
+
+def up_key(up: int) -> str:
+    """The chart column of an up card rank index (0 = ace)."""
+    return "A" if up == 0 else str(up + 1)
+
+
+def hits_on(chart: Chart, total: int, soft: bool, up: int) -> bool:
+    """Whether a hand of three or more cards hits by the chart (D → hit, Ds → stand, …)."""
+    row = chart.get(f"{'soft' if soft else 'hard'} {total}")
+    if row is None:
+        return total < 12 or (soft and total < 18)
+    return row[up_key(up)] in ("H", "D", "R", "Ph", "P", "Rp")
+
+
+def chart_code(chart: Chart, counts: list[int], up: int, *, pair_splittable: bool) -> str:
+    """The chart code for a two-card hand given as rank counts."""
+    ranks = [r for r, k in enumerate(counts) for _ in range(k)]
+    hard = sum(r + 1 for r in ranks)
+    soft = 0 in ranks and hard <= 11
+    total = hard + 10 if soft else hard
+    if ranks[0] == ranks[1] and pair_splittable:
+        label = "pair A" if ranks[0] == 0 else f"pair {ranks[0] + 1}"
+    elif ranks[0] == ranks[1]:
+        # Unsplittable, a pair plays its total; A,A is a soft 12, which the chart hits.
+        label = f"hard {total}" if not soft else "soft 12"
+    else:
+        label = f"{'soft' if soft else 'hard'} {total}"
+    row = chart.get(label)
+    if row is None:
+        return "H" if total < 17 else "S"
+    return row[up_key(up)]
+
+
+def resolve(code: str, *, double: bool, surrender: bool, split: bool) -> str:
+    """The action a chart code means when only some actions are allowed."""
+    fallbacks = {
+        "H": ("hit",),
+        "S": ("stand",),
+        "D": ("double", "hit"),
+        "Ds": ("double", "stand"),
+        "P": ("split", "hit"),
+        "Ph": ("split", "hit"),
+        "R": ("surrender", "hit"),
+        "Rs": ("surrender", "stand"),
+        "Rp": ("surrender", "split", "hit"),
+    }[code]
+    allowed = {"double": double, "surrender": surrender, "split": split, "hit": True, "stand": True}
+    return next(action for action in fallbacks if allowed[action])
+
+
+def _split_counts(again: float, limit: int) -> tuple[float, float]:
+    """Expected numbers of finished split hands whose second card is (not) the pair card.
+
+    Two hands wait for a second card; one that draws the pair card again is split while
+    the seat holds fewer than ``limit`` hands, else it is played as the pair.
+    """
+
+    @cache
+    def expect(waiting: int, hands: int) -> tuple[float, float]:
+        if waiting == 0:
+            return 0.0, 0.0
+        other, pair = expect(waiting - 1, hands)
+        result_other = (1 - again) * (1 + other)
+        result_pair = (1 - again) * pair
+        if hands < limit:
+            split_other, split_pair = expect(waiting + 1, hands + 1)
+            result_other += again * split_other
+            result_pair += again * split_pair
+        else:
+            result_other += again * other
+            result_pair += again * (1 + pair)
+        return result_other, result_pair
+
+    return expect(2, 2)
