@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from engine.errors import RulesError
 from engine.rules import DoubleOn, Rules, Surrender
-from engine.strategy.dealer import BUST, NATURAL, dealer_distributions, dealer_paths
+from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions, dealer_paths
 from engine.strategy.hands import HandSet, hands_containing
 
 __all__ = ["ActionEVs", "Analysis", "Chart"]
@@ -139,7 +139,7 @@ def _stand(totals: npt.NDArray[np.int64], dist: Floats, peek: bool) -> Floats:
 
 
 class Analysis:
-    """The exact analysis of one `Rules` value (see `analyse_rules`, which caches it)."""
+    """The exact analysis of one `Rules` value (`engine.strategy.strategy_for` keeps one)."""
 
     def __init__(self, rules: Rules) -> None:
         if rules.original_bets_only:
@@ -150,7 +150,7 @@ class Analysis:
         self.full = np.array([4 * decks] * 9 + [16 * decks], dtype=np.int64)
         self._policies: dict[object, dict[int | None, tuple[Floats, Floats]]] = {}
         self._evs: dict[tuple[int, int, int, bool], ActionEVs] = {}
-        self._split_ranks = [r for r in range(10) if rules.max_hands >= 2]
+        self._split_ranks = list(range(10)) if rules.max_hands >= 2 else []
         removals = self._needed_removals()
         self._rows = {removal: i for i, removal in enumerate(removals)}
         self.dealer = self._dealer_table(removals)
@@ -179,7 +179,7 @@ class Analysis:
 
     def _dealer_table(self, removals: list[tuple[int, ...]]) -> Floats:
         removed = np.array(removals, dtype=np.int64)
-        table = np.zeros((len(removals), 10, len(("17", "18", "19", "20", "21", "b", "n"))))
+        table = np.zeros((len(removals), 10, len(OUTCOMES)))
         for up in range(10):
             shoes = self.full[None, :] - removed
             shoes[:, up] -= 1
@@ -284,7 +284,7 @@ class Analysis:
         removal = list(counts)
         removal[0] += 1
         row = self._rows[tuple(removal)]
-        total = 21 if counts[9] else sum((r + 1) * k for r, k in enumerate(counts)) + 10
+        total = sum((r + 1) * k for r, k in enumerate(counts)) + 10  # an ace and one card
         dist = self.dealer[row][None, :, :]
         return float(_stand(np.array([total]), dist, self.peek)[0, up])
 
@@ -293,8 +293,6 @@ class Analysis:
         shoe = self.full.copy()
         shoe[rank] -= 2
         shoe[up] -= 1
-        if (shoe < 0).any():
-            return float("nan")
         probabilities = shoe / shoe.sum()
         values = np.array([self.post_split_value(rank, x, up, chart) for x in range(10)])
         again = float(probabilities[rank])
