@@ -256,14 +256,20 @@ class Analysis:
 
     # Splits ------------------------------------------------------------------------------
 
-    def post_split_value(self, rank: int, second: int, up: int, chart: Chart | None) -> float:
-        """A post-split hand (rank, second) played optimally, or by ``chart`` if given."""
+    def post_split_value(
+        self, rank: int, second: int, up: int, chart: Chart | None, *, other_out: bool = True
+    ) -> float:
+        """A post-split hand (rank, second) played optimally, or by ``chart`` if given.
+
+        With ``other_out`` the other hand's pair card is out of the shoe, as it is; without,
+        it is not — the two serve to extrapolate to more pair cards out after re-splits.
+        """
         counts = [0] * 10
         counts[rank] += 1
         counts[second] += 1
         if rank == 0 and not self.rules.hit_split_aces:
-            return self._one_card_ace(counts, up)
-        batch = self.split_batches[rank]
+            return self._one_card_ace(counts, up, other_out)
+        batch = self.split_batches[rank] if other_out else self.base
         q = batch.hands.index[tuple(counts)]
         total = int(batch.hands.total[q])
         double = self.rules.double_after_split and self.can_double(total)
@@ -280,27 +286,52 @@ class Analysis:
             return float(batch.stand[q, up])
         return float(self.chart_hits(chart, batch)[q, up])
 
-    def _one_card_ace(self, counts: list[int], up: int) -> float:
+    def _one_card_ace(self, counts: list[int], up: int, other_out: bool) -> float:
         removal = list(counts)
-        removal[0] += 1
+        removal[0] += other_out
         row = self._rows[tuple(removal)]
         total = sum((r + 1) * k for r, k in enumerate(counts)) + 10  # an ace and one card
         dist = self.dealer[row][None, :, :]
         return float(_stand(np.array([total]), dist, self.peek)[0, up])
 
     def split_ev(self, rank: int, up: int, chart: Chart | None = None) -> float:
-        """EV (units of the initial bet, unnormalised) of splitting a pair of ``rank``."""
+        """EV (units of the initial bet, unnormalised) of splitting a pair of ``rank``.
+
+        Hands get their second cards in turn; one that draws the pair card again is split
+        while the seat holds fewer than ``max_hands`` hands. The chance of the pair card,
+        and each finished hand's value, follow how many pair cards are out by then (a
+        hand's value is extrapolated linearly in that number, from its values with the
+        other pair card out and not); the other cards drawn meanwhile are left out.
+        """
         shoe = self.full.copy()
-        shoe[rank] -= 2
         shoe[up] -= 1
-        probabilities = shoe / shoe.sum()
-        values = np.array([self.post_split_value(rank, x, up, chart) for x in range(10)])
-        again = float(probabilities[rank])
+        near = np.array([self.post_split_value(rank, x, up, chart) for x in range(10)])
+        far = np.array(
+            [self.post_split_value(rank, x, up, chart, other_out=False) for x in range(10)]
+        )
         limit = self.rules.max_hands if rank != 0 or self.rules.resplit_aces else 2
-        hands_other, hands_pair = _split_counts(again, limit)
-        others = (probabilities * values).sum() - again * values[rank]
-        mean_other = others / (1 - again) if again < 1 else 0.0
-        return float(hands_other * mean_other + hands_pair * values[rank])
+
+        @cache
+        def expect(waiting: int, hands: int, out: int) -> float:
+            """The value of ``waiting`` hands yet to get a second card, ``out`` pair cards
+            being out of the shoe."""
+            if waiting == 0:
+                return 0.0
+            left = shoe.copy()
+            left[rank] -= out
+            again = left[rank] / left.sum()
+            values = near + (out - 2) * (near - far)  # besides its own, out - 1 are out
+            others = left.copy()
+            others[rank] = 0
+            value = (1 - again) * ((others * values).sum() / others.sum())
+            value += (1 - again) * expect(waiting - 1, hands, out)
+            if hands < limit:
+                value += again * expect(waiting + 1, hands + 1, out + 1)
+            else:
+                value += again * (values[rank] + expect(waiting - 1, hands, out + 1))
+            return float(value)
+
+        return expect(2, 2, 2)
 
     # Charts and the edge ------------------------------------------------------------------
 
@@ -382,29 +413,3 @@ def resolve(code: str, *, double: bool, surrender: bool, split: bool) -> str:
     }[code]
     allowed = {"double": double, "surrender": surrender, "split": split, "hit": True, "stand": True}
     return next(action for action in fallbacks if allowed[action])
-
-
-def _split_counts(again: float, limit: int) -> tuple[float, float]:
-    """Expected numbers of finished split hands whose second card is (not) the pair card.
-
-    Two hands wait for a second card; one that draws the pair card again is split while
-    the seat holds fewer than ``limit`` hands, else it is played as the pair.
-    """
-
-    @cache
-    def expect(waiting: int, hands: int) -> tuple[float, float]:
-        if waiting == 0:
-            return 0.0, 0.0
-        other, pair = expect(waiting - 1, hands)
-        result_other = (1 - again) * (1 + other)
-        result_pair = (1 - again) * pair
-        if hands < limit:
-            split_other, split_pair = expect(waiting + 1, hands + 1)
-            result_other += again * split_other
-            result_pair += again * split_pair
-        else:
-            result_other += again * other
-            result_pair += again * (1 + pair)
-        return result_other, result_pair
-
-    return expect(2, 2)
