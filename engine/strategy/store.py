@@ -16,7 +16,7 @@ from engine.strategy import ActionEVs, Strategy, strategy_for
 __all__ = ["ANALYSIS_VERSION", "default_directory", "load_strategy", "rules_key"]
 
 #: Bump when the analysis changes what it computes, so that stored results are redone.
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
 _FIELDS = ("stand", "hit", "double", "split", "surrender")
 
 
