@@ -142,6 +142,12 @@ USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
 
+# The exact strategy analyses, kept on disk so that no request waits for one that any
+# process has already computed (`manage.py analyse_presets` fills it at deploy time).
+STRATEGY_CACHE_DIR = Path(
+    os.environ.get("BLACKJACK_STRATEGY_CACHE") or BASE_DIR / ".cache" / "strategy"
+)
+
 # Static files
 
 STATIC_URL = "static/"

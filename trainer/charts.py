@@ -1,0 +1,116 @@
+"""The strategy chart as a page shows it: rows, coloured cells and marked differences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from engine.bots import Chart
+from engine.rules import Surrender
+from engine.strategy import ROWS, UP_CARDS, Strategy, chart_differences
+
+#: What each chart code means, and the colour family it is drawn in.
+ACTIONS: dict[str, tuple[Promise, str]] = {
+    "H": (_("Hit"), "hit"),
+    "S": (_("Stand"), "stand"),
+    "D": (_("Double if allowed, otherwise hit"), "double"),
+    "Ds": (_("Double if allowed, otherwise stand"), "double"),
+    "P": (_("Split"), "split"),
+    "Ph": (_("Split if doubling after a split is allowed, otherwise hit"), "split"),
+    "R": (_("Surrender if allowed, otherwise hit"), "surrender"),
+    "Rs": (_("Surrender if allowed, otherwise stand"), "surrender"),
+    "Rp": (_("Surrender if allowed, otherwise split"), "surrender"),
+}
+
+
+@dataclass(frozen=True)
+class ChartCell:
+    code: str
+    meaning: Promise
+    family: str
+    #: The common chart's code where it differs from this one, else "".
+    common: str
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    label: str
+    cells: tuple[ChartCell, ...]
+
+
+@dataclass(frozen=True)
+class ChartSection:
+    title: Promise
+    rows: tuple[ChartRow, ...]
+
+
+@dataclass(frozen=True)
+class ChartView:
+    """A preset's chart with the cells where the common (normal-tier) chart differs."""
+
+    sections: tuple[ChartSection, ...]
+    up_cards: tuple[str, ...]
+    legend: tuple[tuple[str, Promise, str], ...]
+    differences: tuple[tuple[str, str, str, str], ...]
+    dealer_peeks: bool
+    offers_surrender: bool
+    house_edge_percent: float
+    rtp_percent: float
+
+    @classmethod
+    def of(cls, strategy: Strategy, common: Chart) -> ChartView:
+        differing = {
+            (row, up): theirs for row, up, _, theirs in chart_differences(strategy.chart, common)
+        }
+        sections: dict[str, list[ChartRow]] = {"hard": [], "soft": [], "pair": []}
+        for row in ROWS:
+            kind, _space, value = row.partition(" ")
+            cells = tuple(
+                ChartCell(
+                    code=strategy.chart[row][up],
+                    meaning=ACTIONS[strategy.chart[row][up]][0],
+                    family=ACTIONS[strategy.chart[row][up]][1],
+                    common=differing.get((row, up), ""),
+                )
+                for up in UP_CARDS
+            )
+            sections[kind].append(ChartRow(label=_row_label(kind, value), cells=cells))
+        used = {cell.code for rows in sections.values() for row in rows for cell in row.cells}
+        edge = strategy.edge_json()
+        return cls(
+            sections=(
+                ChartSection(_("Hard totals"), tuple(sections["hard"])),
+                ChartSection(_("Soft totals"), tuple(sections["soft"])),
+                ChartSection(_("Pairs"), tuple(sections["pair"])),
+            ),
+            up_cards=UP_CARDS,
+            legend=tuple((code, *ACTIONS[code]) for code in ACTIONS if code in used),
+            differences=tuple(
+                (_row_title(row), up, ours, theirs)
+                for row, up, ours, theirs in chart_differences(strategy.chart, common)
+            ),
+            dealer_peeks=strategy.rules.dealer_peeks,
+            offers_surrender=strategy.rules.surrender is not Surrender.NONE,
+            house_edge_percent=edge["house_edge_percent"],
+            rtp_percent=edge["rtp_percent"],
+        )
+
+
+def _row_title(row: str) -> str:
+    """A row's name in a sentence: "Hard 11", "Soft 18", "8,8"."""
+    kind, _space, value = row.partition(" ")
+    if kind == "pair":
+        return f"{value},{value}"
+    if kind == "soft":
+        return str(_("Soft %(total)s") % {"total": value})
+    return str(_("Hard %(total)s") % {"total": value})
+
+
+def _row_label(kind: str, value: str) -> str:
+    if kind == "pair":
+        return f"{value},{value}"
+    if kind == "soft" and value != "21":
+        return f"A,{int(value) - 11}"
+    return value
