@@ -19,8 +19,7 @@ from engine.round import Action, Phase, Round
 from engine.rules import PRESETS, Rules, preset
 from engine.shoe import Shoe
 from engine.simulate import simulate
-from engine.strategy import chart_csv, chart_text, compute_strategy
-from engine.strategy.store import load_strategy
+from engine.strategy import chart_csv, chart_text, compute_strategy, strategy_for
 
 _KEYS = {"h": Action.HIT, "s": Action.STAND, "d": Action.DOUBLE, "p": Action.SPLIT,
          "r": Action.SURRENDER, "i": Action.INSURE, "n": Action.NO_INSURANCE}  # fmt: skip
@@ -104,7 +103,7 @@ def main(
         return 0
     if args.command == "play":
         return _play(rules, args, stdin, stdout)
-    strategy = compute_strategy(rules) if args.no_cache else load_strategy(rules)
+    strategy = compute_strategy(rules) if args.no_cache else strategy_for(rules)
     if args.command == "chart":
         print(
             (chart_csv if args.format == "csv" else chart_text)(strategy.chart), end="", file=stdout

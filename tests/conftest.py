@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from typing import Any
 
 # Playwright's sync API runs an event loop in the test thread; without this Django raises
 # SynchronousOnlyOperation in browser tests and in live_server teardown. Tests only.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# Strategy analyses are kept on disk, keyed by their rules; tests share a folder of their
+# own (the same one trainer.test_settings names).
+os.environ.setdefault(
+    "BLACKJACK_STRATEGY_CACHE",
+    os.path.join(tempfile.gettempdir(), "blackjack-trainer-test-strategy"),
+)
 
 import pytest  # noqa: E402
 

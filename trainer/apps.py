@@ -7,3 +7,11 @@ class TrainerConfig(AppConfig):
     name = "trainer"
     verbose_name = "Blackjack Strategy Trainer"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Point the engine's strategy store at the folder the settings name."""
+        from django.conf import settings
+
+        from engine.strategy.store import use_directory
+
+        use_directory(settings.STRATEGY_CACHE_DIR)

@@ -88,7 +88,7 @@ class ChartView:
             up_cards=UP_CARDS,
             legend=tuple((code, *ACTIONS[code]) for code in ACTIONS if code in used),
             differences=tuple(
-                (_row_title(row), up, ours, theirs)
+                (row_title(row), up, ours, theirs)
                 for row, up, ours, theirs in chart_differences(strategy.chart, common)
             ),
             dealer_peeks=strategy.rules.dealer_peeks,
@@ -98,7 +98,7 @@ class ChartView:
         )
 
 
-def _row_title(row: str) -> str:
+def row_title(row: str) -> str:
     """A row's name in a sentence: "Hard 11", "Soft 18", "8,8"."""
     kind, _space, value = row.partition(" ")
     if kind == "pair":

@@ -8,6 +8,7 @@ from trainer import views
 # namespace here rather than from a second urls module.
 trainer_patterns = [
     path("", views.home, name="home"),
+    path("drill/", views.drill, name="drill"),
     path("chart/", views.chart, name="chart"),
     path("chart/<slug:preset>/", views.chart, name="chart"),
 ]

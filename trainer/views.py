@@ -1,14 +1,17 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
 from engine.rules import PRESETS
-from trainer import selectors
+from trainer import selectors, services
 from trainer.charts import ChartView
+from trainer.drills import DrillView
+from trainer.forms import AnswerForm
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -19,6 +22,39 @@ class HtmxHttpRequest(HttpRequest):
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome page: what the trainer is and what is coming."""
     return render(request, "trainer/home.html")
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def drill(request: HtmxHttpRequest) -> HttpResponse:
+    """A dealt decision to answer, then how the answer compares with the exact strategy."""
+    owner = selectors.owner_of(request)
+    error: str | None = None
+    current = None
+    if request.method == "POST":
+        form = AnswerForm(request.POST)
+        if "deal" in request.POST:
+            current = services.drill_issue(owner=owner)
+        elif form.is_valid():
+            try:
+                current = services.drill_answer(
+                    owner=owner,
+                    drill_id=form.cleaned_data["drill"],
+                    action=form.cleaned_data["action"],
+                )
+            except services.DrillRefused as refused:
+                error = str(refused)
+        else:
+            error = str(next(iter(form.errors.values()))[0])
+        if not request.htmx and error is None:
+            return redirect("trainer:drill")  # POST/redirect/GET
+    current = current or selectors.latest_drill(owner) or services.drill_issue(owner=owner)
+    template = "trainer/drill.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#drill"
+    status = 400 if error and not request.htmx else 200
+    context = {"drill": DrillView.of(current), "error": error}
+    return render(request, template, context, status=status)
 
 
 @require_GET

@@ -1,7 +1,8 @@
 """The exact strategy analysis of any `Rules`: the hard-tier chart, EVs and the edge.
 
-``strategy_for(rules)`` runs the combinatorial analysis once per rules value per process
-(about a second) and keeps its results: the chart every drill is graded against, the EV
+``strategy_for(rules)`` runs the combinatorial analysis (about a second) once per rules
+value — per process, and across processes through an on-disk store — and keeps its
+results: the chart every drill is graded against, the EV
 of every action for every two-card hand against every up card, and the expected return of
 playing the chart (and of composition-dependent optimal play) off the top of a full shoe.
 
@@ -130,8 +131,11 @@ def compute_strategy(rules: Rules) -> Strategy:
 
 @cache
 def strategy_for(rules: Rules) -> Strategy:
-    """The analysis of ``rules``, computed once per process and then kept."""
-    return compute_strategy(rules)
+    """The analysis of ``rules``: kept in this process, read from the on-disk store if any
+    process has computed it, else computed now (and stored)."""
+    from engine.strategy.store import load_strategy  # the store builds on this module
+
+    return load_strategy(rules)
 
 
 def chart_differences(chart: Chart, other: Chart) -> list[tuple[str, str, str, str]]:

@@ -11,9 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from engine.rules import Rules
-from engine.strategy import ActionEVs, Strategy, strategy_for
+from engine.strategy import ActionEVs, Strategy, compute_strategy
 
-__all__ = ["ANALYSIS_VERSION", "default_directory", "load_strategy", "rules_key"]
+__all__ = [
+    "ANALYSIS_VERSION",
+    "default_directory",
+    "load_strategy",
+    "rules_key",
+    "use_directory",
+]
 
 #: Bump when the analysis changes what it computes, so that stored results are redone.
 ANALYSIS_VERSION = 2
@@ -26,8 +32,20 @@ def rules_key(rules: Rules) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+_configured: Path | None = None
+
+
+def use_directory(directory: Path | None) -> None:
+    """Keep analyses in ``directory`` from now on (the web app sets it from its settings)."""
+    global _configured
+    _configured = directory
+
+
 def default_directory() -> Path:
-    """``$BLACKJACK_STRATEGY_CACHE``, else the user's cache folder."""
+    """The folder given to `use_directory`, else ``$BLACKJACK_STRATEGY_CACHE``, else the
+    user's cache folder."""
+    if _configured is not None:
+        return _configured
     configured = os.environ.get("BLACKJACK_STRATEGY_CACHE")
     if configured:
         return Path(configured)
@@ -36,14 +54,14 @@ def default_directory() -> Path:
 
 
 def load_strategy(rules: Rules, directory: Path | None = None) -> Strategy:
-    """The analysis of ``rules``: from this process, else from disk, else computed and kept."""
+    """The analysis of ``rules`` from disk, else computed now and written there."""
     directory = directory or default_directory()
     path = directory / f"{rules_key(rules)}.json"
     try:
         return _from_json(rules, json.loads(path.read_text()))
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    strategy = strategy_for(rules)
+    strategy = compute_strategy(rules)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp") as out:

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from engine.__main__ import main
+from engine.strategy import store, strategy_for
 
 
 def run(*argv: str, stdin: str = "") -> str:
@@ -69,9 +70,14 @@ def test_the_module_runs_as_python_dash_m_engine():
 
 
 @pytest.fixture
-def strategy_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("BLACKJACK_STRATEGY_CACHE", str(tmp_path))
-    return tmp_path
+def strategy_cache(tmp_path):
+    """An empty store, and no analysis kept in this process."""
+    previous = store.default_directory()
+    store.use_directory(tmp_path)
+    strategy_for.cache_clear()
+    yield tmp_path
+    store.use_directory(previous)
+    strategy_for.cache_clear()
 
 
 def test_chart_prints_the_documented_csv(strategy_cache):

@@ -68,7 +68,7 @@ def test_a_request_never_recomputes_a_stored_analysis(client: Client) -> None:
     client.get(reverse("trainer:chart", args=["american"]))  # stored now, if not before
     strategy_for.cache_clear()  # as in a fresh worker process
     recompute = AssertionError("recomputed")
-    with mock.patch("engine.strategy.store.strategy_for", side_effect=recompute):
+    with mock.patch("engine.strategy.store.compute_strategy", side_effect=recompute):
         assert client.get(reverse("trainer:chart", args=["american"])).status_code == 200
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from engine.rules import PRESETS
-from engine.strategy.store import load_strategy
+from engine.strategy import strategy_for
 
 
 class Command(BaseCommand):
@@ -18,6 +17,6 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         for name, rules in PRESETS.items():
             started = time.perf_counter()
-            load_strategy(rules, settings.STRATEGY_CACHE_DIR)
+            strategy_for(rules)
             elapsed = time.perf_counter() - started
             self.stdout.write(f"{name}: ready in {elapsed:.2f} s")

@@ -1,0 +1,162 @@
+"""Drill situations — a first decision on two cards — and their grading.
+
+A situation is played through a real `Round` (with a stand-in hole card that cannot make
+a natural), so the legal actions are the round's own, and it is graded by the hard-tier
+bot on that round's view: a drill's right answer and a hard bot's play never disagree.
+
+>>> from engine.rules import EUROPEAN
+>>> drill = Situation.parse(EUROPEAN, "Ts 6h", "10d")
+>>> drill.row, [a.value for a in drill.legal_actions()]
+('hard 16', ['hit', 'stand', 'double'])
+>>> grade = drill.grade("stand")
+>>> grade.correct, grade.code, grade.is_correct, round(grade.ev_lost, 4)
+(<Action.HIT: 'hit'>, 'H', False, 0.0058)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cached_property
+
+from engine.bots import hard_bot
+from engine.cards import CARDS, Card
+from engine.errors import IllegalActionError
+from engine.round import Action, Phase, Round
+from engine.rules import Rules
+from engine.shoe import Shoe
+from engine.strategy import ActionEVs, strategy_for
+
+__all__ = ["TRIVIAL_MARGIN", "Grade", "Situation", "deal_situation"]
+
+#: A situation whose right action beats every other by more than this many units is
+#: "trivial" (20 against 6: stand) and is mostly dealt around.
+TRIVIAL_MARGIN = 0.25
+
+
+@dataclass(frozen=True)
+class Grade:
+    """How an answer compares with the hard tier's action, in units of the initial bet."""
+
+    chosen: Action
+    correct: Action
+    #: The chart code of the situation's cell (D, Ds, P, …).
+    code: str
+    row: str
+    up: str
+    evs: ActionEVs
+    #: EV of the right action minus EV of the chosen one (never below 0).
+    ev_lost: float
+
+    @property
+    def is_correct(self) -> bool:
+        return self.chosen is self.correct
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Two player cards and the dealer's up card, at the first decision of a round."""
+
+    rules: Rules
+    cards: tuple[Card, Card]
+    up: Card
+
+    @classmethod
+    def parse(cls, rules: Rules, cards: str, up: str) -> Situation:
+        """From text: ``Situation.parse(rules, "As 7d", "9c")``."""
+        first, second = (Card.parse(text) for text in cards.replace(",", " ").split())
+        return cls(rules, (first, second), Card.parse(up))
+
+    @cached_property
+    def _round(self) -> Round:
+        hole = next(
+            card for card in CARDS
+            if card.points + self.up.points != 11 and card not in (*self.cards, self.up)
+        )  # fmt: skip
+        first, second = self.cards
+        rnd = Round(self.rules, Shoe.stacked([first, self.up, second, hole]))
+        rnd.place_bet(seat=1, amount=2)
+        rnd.start()
+        if rnd.phase is Phase.INSURANCE:
+            rnd.play(Action.NO_INSURANCE)  # basic strategy never insures
+        return rnd
+
+    @property
+    def is_decision(self) -> bool:
+        """False for a natural, which is paid without a decision."""
+        return self._round.phase is Phase.PLAYER_TURNS
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return self._round.legal_actions()
+
+    @property
+    def row(self) -> str:
+        """The chart row: ``hard 16``, ``soft 18``, ``pair 8`` or ``pair A``."""
+        first, second = self.cards
+        if first.points == second.points and self.rules.max_hands >= 2:
+            return "pair A" if first.points == 1 else f"pair {first.points}"
+        view = self._round.view()
+        return f"{'soft' if view.soft else 'hard'} {view.total}"
+
+    @property
+    def up_column(self) -> str:
+        return "A" if self.up.points == 1 else str(self.up.points)
+
+    @property
+    def evs(self) -> ActionEVs:
+        first, second = (card.rank for card in self.cards)
+        return strategy_for(self.rules).ev(f"{first},{second}", self.up.rank)
+
+    def correct_action(self) -> Action:
+        return hard_bot(self.rules)(self._round.view())
+
+    def grade(self, chosen: Action | str) -> Grade:
+        """Grade an answer; an action that is not legal here is refused."""
+        try:
+            action = Action(chosen)
+        except ValueError:
+            raise IllegalActionError(f"{chosen!r} is not an action") from None
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"you cannot {action.value} here")
+        correct = self.correct_action()
+        evs = self.evs
+        values = evs.as_dict()
+        chosen_ev, correct_ev = values[action.value], values[correct.value]
+        assert chosen_ev is not None and correct_ev is not None
+        return Grade(
+            chosen=action,
+            correct=correct,
+            code=strategy_for(self.rules).chart[self.row][self.up_column],
+            row=self.row,
+            up=self.up_column,
+            evs=evs,
+            ev_lost=max(0.0, correct_ev - chosen_ev),
+        )
+
+    def is_trivial(self) -> bool:
+        """The right action beats every other legal one by more than `TRIVIAL_MARGIN`."""
+        values = self.evs.as_dict()
+        legal = [values[action.value] for action in self.legal_actions()]
+        best = values[self.correct_action().value]
+        others = [ev for ev in legal if ev is not None and ev != best]
+        return best is not None and bool(others) and best - max(others) > TRIVIAL_MARGIN
+
+
+def deal_situation(
+    rules: Rules, rng: random.Random | None = None, *, keep_trivial: float = 0.2
+) -> Situation:
+    """A situation dealt as a fresh shoe would deal it, skewed away from trivial ones.
+
+    Naturals are dealt again; a trivial situation is kept only with probability
+    ``keep_trivial``, so drills spend their time on decisions that teach something.
+    """
+    rng = rng or random.SystemRandom()
+    shoe = list(CARDS) * rules.decks
+    while True:
+        first, up, second = rng.sample(shoe, 3)
+        situation = Situation(rules, (first, second), up)
+        if not situation.is_decision:
+            continue
+        if situation.is_trivial() and rng.random() >= keep_trivial:
+            continue
+        return situation

@@ -1,0 +1,164 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from pytest_django.asserts import assertContains, assertTemplateUsed
+
+from engine.drills import Situation
+from engine.rules import EUROPEAN
+from trainer.models import Drill
+
+pytestmark = pytest.mark.django_db
+URL = "/drill/"
+
+
+def issued(client: Client) -> Drill:
+    """Open the drill page and return the drill it dealt."""
+    client.get(URL)
+    drill = Drill.objects.order_by("-pk").first()
+    assert drill is not None
+    return drill
+
+
+def rig(drill: Drill, cards: str, up: str) -> Drill:
+    """Give an issued drill known cards (the server deals at random)."""
+    Drill.objects.filter(pk=drill.pk).update(cards=cards, up=up)
+    drill.refresh_from_db()
+    return drill
+
+
+def test_the_drill_page_deals_a_decision_with_its_legal_actions(client: Client) -> None:
+    response = client.get(reverse("trainer:drill"))
+    assert response.status_code == 200
+    assertTemplateUsed(response, "trainer/drill.html")
+    drill = Drill.objects.get()
+    situation = Situation.parse(EUROPEAN, drill.cards, drill.up)
+    buttons = re.findall(r'name="action" value="(\w+)"', response.content.decode())
+    assert buttons == [action.value for action in situation.legal_actions()]
+    for card in (*situation.cards, situation.up):
+        assertContains(response, f'aria-label="{card.name}"')
+    assert response["Vary"] == "HX-Request, Cookie" or "HX-Request" in response["Vary"]
+
+
+def test_a_reload_shows_the_same_pending_drill(client: Client) -> None:
+    first = issued(client)
+    client.get(URL)
+    assert Drill.objects.count() == 1 and Drill.objects.get().pk == first.pk
+
+
+def test_an_htmx_answer_returns_the_graded_fragment(client: Client) -> None:
+    drill = rig(issued(client), "10s 6h", "10d")
+    response = client.post(
+        URL, {"drill": drill.pk, "action": "stand"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="drill"')  # only the partial
+    assert "<html" not in html
+    assert "Not quite: the play is Hit (H)" in html
+    assert "HX-Request" in response["Vary"]
+    drill.refresh_from_db()
+    assert (drill.action, drill.correct_action, drill.correct_code) == ("stand", "hit", "H")
+    assert drill.ev_lost is not None and 0 < drill.ev_lost < 0.02
+    assert drill.response_ms is not None
+
+
+def test_a_right_answer_says_so(client: Client) -> None:
+    drill = rig(issued(client), "10s 6h", "10d")
+    response = client.post(
+        URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"}
+    )
+    assertContains(response, "Right: Hit (H).")
+    drill.refresh_from_db()
+    assert drill.is_correct and drill.ev_lost == 0
+
+
+def test_without_javascript_an_answer_posts_and_redirects(client: Client) -> None:
+    drill = rig(issued(client), "5s 6h", "6d")
+    response = client.post(URL, {"drill": drill.pk, "action": "double"})
+    assert response.status_code == 302 and response["Location"] == reverse("trainer:drill")
+    page = client.get(response["Location"])
+    assertContains(page, "Right: Double")
+    next_hand = client.post(URL, {"deal": "1"})
+    assert next_hand.status_code == 302
+    assert Drill.objects.count() == 2
+
+
+def test_a_second_answer_to_the_same_drill_is_refused_and_records_nothing(client: Client) -> None:
+    drill = rig(issued(client), "10s 6h", "10d")
+    client.post(URL, {"drill": drill.pk, "action": "hit"})
+    replay = client.post(
+        URL, {"drill": drill.pk, "action": "stand"}, headers={"HX-Request": "true"}
+    )
+    assertContains(replay, "You have already answered that hand.")
+    drill.refresh_from_db()
+    assert drill.action == "hit"
+
+
+def test_an_answer_for_a_drill_not_dealt_to_this_player_is_refused(client: Client) -> None:
+    other = Client()
+    theirs = issued(other)
+    mine = issued(client)
+    response = client.post(URL, {"drill": theirs.pk, "action": "hit"})
+    assert response.status_code == 400
+    assertContains(response, "That hand was not dealt to you.", status_code=400)
+    theirs.refresh_from_db()
+    mine.refresh_from_db()
+    assert theirs.answered_at is None and mine.answered_at is None
+
+
+def test_another_accounts_drill_is_refused_too(client: Client) -> None:
+    owner = get_user_model().objects.create_user("ann", password="pw-123456!")
+    theirs = Drill.objects.create(
+        user=owner, rules_name="european", rules_version="1.0.0", cards="10s 6h", up="10d"
+    )
+    response = client.post(URL, {"drill": theirs.pk, "action": "hit"})
+    assert response.status_code == 400
+    theirs.refresh_from_db()
+    assert theirs.answered_at is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"drill": "1"},
+        {"action": "hit"},
+        {"drill": "x", "action": "hit"},
+        {"drill": "1", "action": "fold"},
+    ],
+)
+def test_malformed_answers_are_refused(client: Client, data: dict[str, str]) -> None:
+    drill = issued(client)
+    response = client.post(URL, data)
+    assert response.status_code == 400
+    drill.refresh_from_db()
+    assert drill.answered_at is None
+
+
+def test_an_action_that_is_not_legal_here_is_refused(client: Client) -> None:
+    drill = rig(issued(client), "10s 6h", "10d")
+    response = client.post(URL, {"drill": drill.pk, "action": "split"})
+    assertContains(response, "you cannot split here", status_code=400)
+
+
+def test_the_htmx_answer_takes_at_most_five_queries(
+    client: Client, django_assert_max_num_queries
+) -> None:
+    drill = rig(issued(client), "10s 6h", "10d")
+    with django_assert_max_num_queries(5):
+        client.post(URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"})
+
+
+def test_a_post_needs_the_csrf_token() -> None:
+    client = Client(enforce_csrf_checks=True)
+    drill = issued(client)
+    response = client.post(
+        URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 403
+    drill.refresh_from_db()
+    assert drill.answered_at is None

@@ -1,0 +1,118 @@
+"""A drill as the page shows it: the cards, the actions, and once answered, the grade."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from engine.cards import Card
+from engine.round import Action
+from engine.strategy import UP_CARDS, strategy_for
+from trainer.charts import ACTIONS, row_title
+from trainer.models import Drill
+from trainer.services import situation_of
+
+_SUITS = {"c": ("♣", "black"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "black")}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """A card as drawn: rank, suit symbol, colour, and its name for screen readers."""
+
+    rank: str
+    symbol: str
+    colour: str
+    name: str
+
+    @classmethod
+    def of(cls, card: Card) -> CardFace:
+        symbol, colour = _SUITS[card.suit]
+        return cls(rank=card.rank, symbol=symbol, colour=colour, name=card.name)
+
+
+@dataclass(frozen=True)
+class ChartCellRef:
+    up: str
+    code: str
+    family: str
+    here: bool
+
+
+#: Button label, keyboard key, and the key's position in the label (shown underlined).
+ACTION_BUTTONS: dict[Action, tuple[Promise, str]] = {
+    Action.HIT: (_("Hit"), "h"),
+    Action.STAND: (_("Stand"), "s"),
+    Action.DOUBLE: (_("Double"), "d"),
+    Action.SPLIT: (_("Split"), "p"),
+    Action.SURRENDER: (_("Surrender"), "r"),
+}
+
+
+@dataclass(frozen=True)
+class ActionChoice:
+    value: str
+    label: Promise
+    key: str
+    ev: float | None
+    chosen: bool
+    correct: bool
+
+
+@dataclass(frozen=True)
+class DrillView:
+    """Everything the drill page renders; the engine decides, this only arranges."""
+
+    id: int
+    rules_label: str
+    cards: tuple[CardFace, CardFace]
+    up: CardFace
+    row: str
+    #: The situation's chart row, with its up-card column marked.
+    chart_row: tuple[ChartCellRef, ...]
+    up_column: str
+    answered: bool
+    choices: tuple[ActionChoice, ...]
+    is_correct: bool
+    correct_label: Promise | None
+    code: str
+    ev_lost: float
+
+    @classmethod
+    def of(cls, drill: Drill) -> DrillView:
+        situation = situation_of(drill)
+        evs = situation.evs.as_dict() if drill.answered_at else {}
+        choices = tuple(
+            ActionChoice(
+                value=action.value,
+                label=ACTION_BUTTONS[action][0],
+                key=ACTION_BUTTONS[action][1],
+                ev=evs.get(action.value),
+                chosen=drill.action == action.value,
+                correct=drill.correct_action == action.value,
+            )
+            for action in situation.legal_actions()
+        )
+        correct = Action(drill.correct_action) if drill.correct_action else None
+        return cls(
+            id=drill.pk,
+            rules_label=f"{drill.rules_name} v{drill.rules_version}",
+            cards=(CardFace.of(situation.cards[0]), CardFace.of(situation.cards[1])),
+            up=CardFace.of(situation.up),
+            row=row_title(situation.row),
+            chart_row=tuple(
+                ChartCellRef(
+                    up=up, code=code, family=ACTIONS[code][1], here=up == situation.up_column
+                )
+                for up in UP_CARDS
+                for code in (strategy_for(situation.rules).chart[situation.row][up],)
+            ),
+            up_column=situation.up_column,
+            answered=drill.answered_at is not None,
+            choices=choices,
+            is_correct=drill.is_correct,
+            correct_label=ACTION_BUTTONS[correct][0] if correct else None,
+            code=drill.correct_code,
+            ev_lost=float(drill.ev_lost or 0),
+        )

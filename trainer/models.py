@@ -1,0 +1,53 @@
+"""What the trainer stores: every drill issued to a player, and their answer to it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Drill(models.Model):
+    """A decision issued to one player (an account, or a guest's session), then answered.
+
+    The situation is issued by the server and remembered, so an answer is only ever
+    accepted for a drill this player was dealt, and only once.
+    """
+
+    class Source(models.TextChoices):
+        DRILL = "drill"
+        PLAY = "play"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    rules_name = models.CharField(max_length=60)
+    rules_version = models.CharField(max_length=20)
+    #: The player's two cards and the up card, as text ("10s 6h", "10d").
+    cards = models.CharField(max_length=12)
+    up = models.CharField(max_length=4)
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.DRILL)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    action = models.CharField(max_length=16, blank=True)
+    correct_action = models.CharField(max_length=16, blank=True)
+    correct_code = models.CharField(max_length=4, blank=True)
+    #: EV given up by the answer, in units of the initial bet (a statistic, not chips).
+    ev_lost = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
+    response_ms = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-issued_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(session_key=""),
+                name="drill_has_an_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.cards} v {self.up} ({self.rules_name})"
+
+    @property
+    def is_correct(self) -> bool:
+        return bool(self.answered_at) and self.action == self.correct_action

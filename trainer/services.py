@@ -1,0 +1,78 @@
+"""Writes: the trainer's use cases, each one transaction, named <entity>_<action>."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils import timezone
+
+from engine.drills import Situation, deal_situation
+from engine.errors import IllegalActionError
+from engine.rules import preset
+from trainer.models import Drill
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose drills these are: an account, or a guest's session."""
+
+    user_id: int | None
+    session_key: str
+
+    def filter(self) -> dict[str, object]:
+        if self.user_id is not None:
+            return {"user_id": self.user_id}
+        return {"user__isnull": True, "session_key": self.session_key}
+
+
+class DrillRefused(Exception):
+    """An answer that cannot be recorded; its message is fit to show the player."""
+
+
+def situation_of(drill: Drill) -> Situation:
+    return Situation.parse(preset(drill.rules_name), drill.cards, drill.up)
+
+
+def drill_issue(*, owner: Owner, rules_name: str = "european") -> Drill:
+    """The player's pending drill, or a new one dealt by the server."""
+    pending = Drill.objects.filter(**owner.filter(), answered_at__isnull=True).first()
+    if pending is not None:
+        return pending
+    rules = preset(rules_name)
+    situation = deal_situation(rules)
+    return Drill.objects.create(
+        user_id=owner.user_id,
+        session_key="" if owner.user_id is not None else owner.session_key,
+        rules_name=rules.name,
+        rules_version=rules.version,
+        cards=" ".join(str(card) for card in situation.cards),
+        up=str(situation.up),
+    )
+
+
+def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
+    """Grade and record an answer; a replayed or foreign one is refused and records nothing."""
+    drill = Drill.objects.filter(**owner.filter(), pk=drill_id).first()
+    if drill is None:
+        raise DrillRefused("That hand was not dealt to you.")
+    try:
+        grade = situation_of(drill).grade(action)
+    except IllegalActionError as error:
+        raise DrillRefused(str(error)) from None
+    now = timezone.now()
+    recorded = {
+        "answered_at": now,
+        "action": grade.chosen.value,
+        "correct_action": grade.correct.value,
+        "correct_code": grade.code,
+        "ev_lost": Decimal(f"{grade.ev_lost:.6f}"),
+        "response_ms": int((now - drill.issued_at).total_seconds() * 1000),
+    }
+    # One conditional UPDATE: of two racing answers (a double click, a replay) exactly one
+    # finds the drill unanswered.
+    if not Drill.objects.filter(pk=drill.pk, answered_at__isnull=True).update(**recorded):
+        raise DrillRefused("You have already answered that hand.")
+    for field, value in recorded.items():
+        setattr(drill, field, value)
+    return drill
