@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine.drills import Situation, deal_situation
 from engine.errors import IllegalActionError
@@ -55,11 +56,11 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
     """Grade and record an answer; a replayed or foreign one is refused and records nothing."""
     drill = Drill.objects.filter(**owner.filter(), pk=drill_id).first()
     if drill is None:
-        raise DrillRefused("That hand was not dealt to you.")
+        raise DrillRefused(_("That hand was not dealt to you."))
     try:
         grade = situation_of(drill).grade(action)
-    except IllegalActionError as error:
-        raise DrillRefused(str(error)) from None
+    except IllegalActionError:
+        raise DrillRefused(_("That play is not allowed with this hand.")) from None
     now = timezone.now()
     recorded = {
         "answered_at": now,
@@ -72,7 +73,7 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
     # One conditional UPDATE: of two racing answers (a double click, a replay) exactly one
     # finds the drill unanswered.
     if not Drill.objects.filter(pk=drill.pk, answered_at__isnull=True).update(**recorded):
-        raise DrillRefused("You have already answered that hand.")
+        raise DrillRefused(_("You have already answered that hand."))
     for field, value in recorded.items():
         setattr(drill, field, value)
     return drill

@@ -142,7 +142,7 @@ def test_malformed_answers_are_refused(client: Client, data: dict[str, str]) -> 
 def test_an_action_that_is_not_legal_here_is_refused(client: Client) -> None:
     drill = rig(issued(client), "10s 6h", "10d")
     response = client.post(URL, {"drill": drill.pk, "action": "split"})
-    assertContains(response, "you cannot split here", status_code=400)
+    assertContains(response, "That play is not allowed with this hand.", status_code=400)
 
 
 def test_the_htmx_answer_takes_at_most_five_queries(
