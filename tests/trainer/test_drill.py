@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 from pytest_django.asserts import assertContains, assertTemplateUsed
 
 from engine.drills import Situation
@@ -146,7 +147,7 @@ def test_an_action_that_is_not_legal_here_is_refused(client: Client) -> None:
 
 
 def test_the_htmx_answer_takes_at_most_five_queries(
-    client: Client, django_assert_max_num_queries
+    client: Client, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     drill = rig(issued(client), "10s 6h", "10d")
     with django_assert_max_num_queries(5):
