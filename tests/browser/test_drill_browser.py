@@ -16,6 +16,7 @@ def test_a_new_visitor_answers_five_drills_by_keyboard(
 ) -> None:
     page.goto(f"{live_server.url}/")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Drill").click()
+    page.wait_for_load_state()  # the keyboard script is deferred: wait until it runs
 
     for answered in range(5):
         prompt = page.get_by_text("What is your play?")
