@@ -15,3 +15,9 @@ class TrainerConfig(AppConfig):
         from engine.strategy.store import use_directory
 
         use_directory(settings.STRATEGY_CACHE_DIR)
+
+        from django.contrib.auth.signals import user_logged_in
+
+        from trainer.signals import adopt_guest_drills
+
+        user_logged_in.connect(adopt_guest_drills, dispatch_uid="adopt_guest_drills")

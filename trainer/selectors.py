@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.http import Http404, HttpRequest
 
 from engine.rules import PRESETS
@@ -18,15 +20,21 @@ def strategy_for_preset(name: str) -> Strategy:
     return strategy_for(rules)
 
 
+GUEST_KEY = "guest_owner"
+
+
 def owner_of(request: HttpRequest) -> Owner:
-    """The account, or for a guest the session (started now if need be), owning drills."""
+    """The account owning this request's drills, or for a guest a token kept in the session.
+
+    The token lives in the session's data, not its key, because logging in gives the
+    session a new key: that way the guest's drills can follow them into their account.
+    """
     if request.user.is_authenticated:
         return Owner(user_id=request.user.pk, session_key="")
-    if request.session.session_key is None:
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return Owner(user_id=None, session_key=key)
+    token = request.session.get(GUEST_KEY)
+    if token is None:
+        token = request.session[GUEST_KEY] = secrets.token_urlsafe(24)
+    return Owner(user_id=None, session_key=token)
 
 
 def latest_drill(owner: Owner) -> Drill | None:

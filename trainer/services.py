@@ -31,6 +31,13 @@ class DrillRefused(Exception):
     """An answer that cannot be recorded; its message is fit to show the player."""
 
 
+def drills_adopt(*, guest_token: str, user_id: int) -> int:
+    """Give a guest's drills to the account they signed up or logged in as."""
+    return Drill.objects.filter(user__isnull=True, session_key=guest_token).update(
+        user_id=user_id, session_key=""
+    )
+
+
 def situation_of(drill: Drill) -> Situation:
     return Situation.parse(preset(drill.rules_name), drill.cards, drill.up)
 

@@ -127,6 +127,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "trainer:drill"
+LOGOUT_REDIRECT_URL = "trainer:home"
+# Password-reset mail goes to the console unless a deployment configures a mail server.
+MAILERS = {
+    "default": {
+        "BACKEND": os.environ.get(
+            "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+        ),
+    },
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "trainer@localhost")
+
 # Internationalisation
 
 LANGUAGE_CODE = "en"

@@ -15,5 +15,7 @@ trainer_patterns = [
 
 urlpatterns = [
     path("", include((trainer_patterns, "trainer"))),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -55,6 +59,19 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     status = 400 if error and not request.htmx else 200
     context = {"drill": DrillView.of(current), "error": error}
     return render(request, template, context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HtmxHttpRequest) -> HttpResponse:
+    """Create an account and log in to it; a guest's drill answers come along."""
+    form: UserCreationForm[Any] = UserCreationForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user)  # the log-in signal moves the guest's answers
+            return redirect("trainer:drill")
+        return render(request, "registration/signup.html", {"form": form}, status=400)
+    return render(request, "registration/signup.html", {"form": form})
 
 
 @require_GET

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from trainer.models import Drill
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_guest_signs_up_and_keeps_their_answers(
+    page: Page, live_server: LiveServer, screen
+) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.wait_for_load_state()
+    for _ in range(2):
+        page.keyboard.press("s")
+        expect(page.locator(".feedback__verdict")).to_be_visible()
+        page.keyboard.press("Enter")
+        expect(page.get_by_text("What is your play?")).to_be_visible()
+
+    page.get_by_role("link", name="Sign up").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Create an account")
+    screen.shot("signup")
+    page.get_by_label("Username").fill("ann")
+    page.get_by_label("Password:", exact=True).fill("a-long-pass-phrase-7")
+    page.get_by_label("Password confirmation").fill("a-long-pass-phrase-7")
+    page.get_by_role("button", name="Create account").click()
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Strategy drill")
+    expect(page.locator(".account-menu__name")).to_have_text("ann")
+    assert Drill.objects.filter(user__username="ann").exclude(answered_at=None).count() == 2
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -1,0 +1,17 @@
+"""Signal receivers, connected in `TrainerConfig.ready`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from trainer import services
+from trainer.selectors import GUEST_KEY
+
+
+def adopt_guest_drills(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+    """On log-in (sign-up logs in too), the guest's answers become the account's."""
+    token = request.session.pop(GUEST_KEY, None)
+    if token:
+        services.drills_adopt(guest_token=token, user_id=user.pk)
