@@ -130,14 +130,21 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "trainer:drill"
 LOGOUT_REDIRECT_URL = "trainer:home"
-# Password-reset mail goes to the console unless a deployment configures a mail server.
-MAILERS = {
-    "default": {
-        "BACKEND": os.environ.get(
-            "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
-        ),
-    },
-}
+# Password-reset mail: printed to the console in development, sent by SMTP in production.
+EMAIL_BACKEND_PATH = os.environ.get("DJANGO_EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend"
+)
+MAILERS: dict[str, dict[str, object]] = {"default": {"BACKEND": EMAIL_BACKEND_PATH}}
+if EMAIL_BACKEND_PATH.endswith(".smtp.EmailBackend"):
+    MAILERS["default"]["OPTIONS"] = {
+        "host": os.environ.get("DJANGO_EMAIL_HOST", "localhost"),
+        "port": env_int("DJANGO_EMAIL_PORT", 587),
+        "username": os.environ.get("DJANGO_EMAIL_USER", ""),
+        "password": os.environ.get("DJANGO_EMAIL_PASSWORD", ""),
+        "use_tls": env_bool("DJANGO_EMAIL_USE_TLS", True),
+    }
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "trainer@localhost")
 
 # Internationalisation
