@@ -26,6 +26,9 @@ class Drill(models.Model):
     #: The player's two cards and the up card, as text ("10s 6h", "10d").
     cards = models.CharField(max_length=12)
     up = models.CharField(max_length=4)
+    #: The situation's chart cell ("hard 16", "10"), recorded with the answer.
+    row = models.CharField(max_length=12, blank=True)
+    up_column = models.CharField(max_length=2, blank=True)
     source = models.CharField(max_length=8, choices=Source.choices, default=Source.DRILL)
     issued_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
@@ -37,7 +40,10 @@ class Drill(models.Model):
     response_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["user", "-issued_at"])]
+        indexes = [
+            models.Index(fields=["user", "-issued_at"]),
+            models.Index(fields=["session_key", "-issued_at"]),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(user__isnull=False) | ~models.Q(session_key=""),

@@ -74,6 +74,8 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
         "action": grade.chosen.value,
         "correct_action": grade.correct.value,
         "correct_code": grade.code,
+        "row": grade.row,
+        "up_column": grade.up,
         "ev_lost": Decimal(f"{grade.ev_lost:.6f}"),
         "response_ms": int((now - drill.issued_at).total_seconds() * 1000),
     }

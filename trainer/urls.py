@@ -9,6 +9,7 @@ from trainer import views
 trainer_patterns = [
     path("", views.home, name="home"),
     path("drill/", views.drill, name="drill"),
+    path("progress/", views.progress, name="progress"),
     path("chart/", views.chart, name="chart"),
     path("chart/<slug:preset>/", views.chart, name="chart"),
 ]

@@ -16,6 +16,7 @@ from trainer import selectors, services
 from trainer.charts import ChartView
 from trainer.drills import DrillView
 from trainer.forms import AnswerForm
+from trainer.progress import progress_of
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -59,6 +60,13 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     status = 400 if error and not request.htmx else 200
     context = {"drill": DrillView.of(current), "error": error}
     return render(request, template, context, status=status)
+
+
+@require_GET
+def progress(request: HtmxHttpRequest) -> HttpResponse:
+    """How the player is doing: accuracy over time, by kind of hand, and cell by cell."""
+    owner = selectors.owner_of(request)
+    return render(request, "trainer/progress.html", {"progress": progress_of(owner)})
 
 
 @require_http_methods(["GET", "POST"])

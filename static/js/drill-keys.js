@@ -7,7 +7,6 @@ document.addEventListener("keydown", (event) => {
   let button = null;
   if (event.key === "Enter" || event.key === " ") {
     button = document.querySelector("#drill [data-next]");
-    if (button && document.activeElement === button) return; // the browser presses it
   } else {
     button = document.querySelector(`#drill [data-key="${CSS.escape(event.key.toLowerCase())}"]`);
   }

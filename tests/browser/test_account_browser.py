@@ -9,14 +9,15 @@ from trainer.models import Drill
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_guest_signs_up_and_keeps_their_answers(
+def test_a_guest_signs_up_and_finds_their_five_answers_on_their_progress_page(
     page: Page, live_server: LiveServer, screen
 ) -> None:
     page.goto(f"{live_server.url}/drill/")
     page.wait_for_load_state()
-    for _ in range(2):
+    for _ in range(5):
         page.keyboard.press("s")
         expect(page.locator(".feedback__verdict")).to_be_visible()
+        expect(page.get_by_role("button", name="Next hand")).to_be_focused()
         page.keyboard.press("Enter")
         expect(page.get_by_text("What is your play?")).to_be_visible()
 
@@ -30,5 +31,13 @@ def test_a_guest_signs_up_and_keeps_their_answers(
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Strategy drill")
     expect(page.locator(".account-menu__name")).to_have_text("ann")
-    assert Drill.objects.filter(user__username="ann").exclude(answered_at=None).count() == 2
+    assert Drill.objects.filter(user__username="ann").exclude(answered_at=None).count() == 5
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Progress").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Your progress")
+    answers = page.locator(".stats div", has=page.get_by_text("Answers", exact=True))
+    expect(answers.locator("dd")).to_have_text("5")
+    expect(page.locator(".line-chart__dot")).to_have_count(1)
+    expect(page.locator("td.heat:not(.heat--unseen)")).not_to_have_count(0)
+    screen.shot("progress")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

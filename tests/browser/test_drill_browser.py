@@ -30,6 +30,7 @@ def test_a_new_visitor_answers_five_drills_by_keyboard(
         expect(page.locator(".chart-row__cell--here")).to_have_count(1)
         if answered == 0:
             screen.shot("drill-feedback")
+        expect(page.get_by_role("button", name="Next hand")).to_be_focused()
         page.keyboard.press("Enter")
 
     expect(page.get_by_text("What is your play?")).to_be_visible()

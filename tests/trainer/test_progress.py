@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
+from pytest_django.asserts import assertContains, assertNotContains
+
+from trainer.models import Drill
+
+pytestmark = pytest.mark.django_db
+URL = "/progress/"
+
+
+def answered(
+    user: User, row: str, up: str, *, right: bool, days_ago: int = 0, lost: str = "0.05"
+) -> Drill:
+    """An answered drill, made directly: the progress page only reads what is stored."""
+    when = timezone.now() - timedelta(days=days_ago)
+    return Drill.objects.create(
+        user=user, rules_name="european", rules_version="1.0.0", cards="10s 6h", up="10d",
+        row=row, up_column=up, answered_at=when, action="hit" if right else "stand",
+        correct_action="hit", correct_code="H", ev_lost=Decimal("0") if right else Decimal(lost),
+    )  # fmt: skip
+
+
+@pytest.fixture
+def ann(client: Client) -> User:
+    user = get_user_model().objects.create_user("ann", password="pw-long-enough-1")
+    client.force_login(user)
+    return user
+
+
+def test_a_new_player_is_pointed_to_the_drills(client: Client) -> None:
+    response = client.get(URL)
+    assertContains(response, "No answers yet.")
+
+
+def test_the_totals_streak_and_categories(client: Client, ann: User) -> None:
+    answered(ann, "hard 16", "10", right=False, days_ago=2)
+    answered(ann, "hard 16", "10", right=True, days_ago=1)
+    answered(ann, "soft 18", "9", right=True)
+    answered(ann, "pair 8", "A", right=True)
+    html = client.get(URL).content.decode()
+    progress = client.get(URL).context["progress"]
+    assert (progress.total.answered, progress.total.correct) == (4, 3)
+    assert progress.streak == 3
+    assert [t.answered for _, t in progress.kinds] == [2, 1, 1]
+    assert len(progress.days) == 3
+    assert "<polyline" in html
+    assert "75%" in html
+
+
+def test_the_weakest_cells_come_first(client: Client, ann: User) -> None:
+    answered(ann, "hard 12", "3", right=False, lost="0.01")
+    answered(ann, "hard 16", "10", right=False, lost="0.04")
+    answered(ann, "hard 16", "10", right=True)
+    answered(ann, "soft 18", "9", right=True)
+    weakest = client.get(URL).context["progress"].weakest
+    assert [(row, up) for row, up, _ in weakest] == [("Hard 12", "3"), ("Hard 16", "10")]
+
+
+def test_the_heat_map_shows_seen_and_unseen_cells(client: Client, ann: User) -> None:
+    answered(ann, "hard 16", "10", right=True)
+    answered(ann, "hard 16", "10", right=False)
+    progress = client.get(URL).context["progress"]
+    cells = dict(progress.heat_rows)["Hard 16"]
+    assert [c.percent for c in cells if c.up == "10"] == [50]
+    assert all(c.tally is None for c in cells if c.up != "10")
+    assertContains(client.get(URL), "not seen yet")
+
+
+def test_only_the_players_own_answers_count(client: Client, ann: User) -> None:
+    other = get_user_model().objects.create_user("bob", password="pw-long-enough-1")
+    answered(other, "hard 16", "10", right=False)
+    assertContains(client.get(URL), "No answers yet.")
+
+
+def test_a_guests_answers_show_on_their_progress(client: Client) -> None:
+    client.post(reverse("trainer:drill"), {"deal": "1"})
+    drill = Drill.objects.get()
+    client.post(reverse("trainer:drill"), {"drill": drill.pk, "action": "stand"})
+    assertNotContains(client.get(URL), "No answers yet.")
+    assert Client().get(URL).context["progress"].total.answered == 0
+
+
+def test_the_progress_page_reads_in_a_few_queries(
+    client: Client, ann: User, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
+    for day in range(30):
+        answered(ann, "hard 16", "10", right=day % 3 != 0, days_ago=day)
+    with django_assert_max_num_queries(5):
+        client.get(URL)
