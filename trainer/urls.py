@@ -8,6 +8,7 @@ from trainer import views
 # namespace here rather than from a second urls module.
 trainer_patterns = [
     path("", views.home, name="home"),
+    path("healthz", views.health, name="health"),
     path("drill/", views.drill, name="drill"),
     path("progress/", views.progress, name="progress"),
     path("chart/", views.chart, name="chart"),

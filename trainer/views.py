@@ -24,6 +24,12 @@ class HtmxHttpRequest(HttpRequest):
 
 
 @require_GET
+def health(request: HttpRequest) -> HttpResponse:
+    """For load balancers (and the benchmarks' baseline): the app answers."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome page: what the trainer is and what is coming."""
     return render(request, "trainer/home.html")

@@ -66,3 +66,8 @@ def test_left_to_right_languages_stay_left_to_right(client: Client, code: str) -
     response = client.get(reverse("trainer:home"), headers={"accept-language": code})
 
     assertContains(response, f'<html lang="{code}" dir="ltr">')
+
+
+def test_the_health_check_answers_ok(client: Client) -> None:
+    response = client.get("/healthz")
+    assert (response.status_code, response.content) == (200, b"ok")

@@ -1,0 +1,150 @@
+"""Benchmark: the HTMX drill-answer request under gunicorn, against a bare "ok" view.
+
+    .venv/bin/python tests/benchmarks/bench_answer.py [--seconds 10] [--connections 32]
+
+It migrates a throwaway SQLite database, gives one guest session enough pending drills
+for the whole run, starts gunicorn (2 workers) on 127.0.0.1 and drives it with wrk (Debian
+package ``wrk``): first ``/healthz``, then POSTs answering a different drill each (CSRF
+token and session cookie included, as htmx sends them). Prints requests per second and
+the 99th-percentile latency of each, and their ratio. Targets: the answer at least half
+the bare view's throughput, its p99 under 50 ms at 32 connections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PORT = 8765
+LUA = """
+local counter = 0
+local first = tonumber(os.getenv("FIRST_DRILL"))
+local threads = 0
+setup = function(thread) thread:set("offset", threads); threads = threads + 1 end
+request = function()
+  counter = counter + 1
+  local drill = first + offset + 2 * (counter - 1)
+  local body = "drill=" .. drill .. "&action=hit"
+  return wrk.format("POST", "/drill/", {
+    ["Content-Type"] = "application/x-www-form-urlencoded",
+    ["HX-Request"] = "true",
+    ["X-CSRFToken"] = os.getenv("CSRF"),
+    ["Cookie"] = "csrftoken=" .. os.getenv("CSRF") .. "; sessionid=" .. os.getenv("SESSION"),
+  }, body)
+end
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--database-url", help="default: a throwaway SQLite file")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
+    env = {
+        **os.environ,
+        "DATABASE_URL": args.database_url or f"sqlite:///{work / 'db.sqlite3'}",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SESSION_COOKIE_SECURE": "0",
+        "DJANGO_CSRF_COOKIE_SECURE": "0",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    python = sys.executable
+    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    subprocess.run([python, "manage.py", "analyse_presets"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    needed = 4000 * args.seconds
+    setup = subprocess.run(
+        [python, "-c", _SETUP.format(count=needed)],
+        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    session, csrf, first = setup.stdout.split()
+    server = subprocess.Popen(
+        [str(Path(python).with_name("gunicorn")), "trainer.wsgi", "-w", "2",
+         "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    try:
+        _wait_until_up()
+        lua = work / "answer.lua"
+        lua.write_text(LUA)
+        base = f"http://127.0.0.1:{PORT}"
+        wrk = ["wrk", "-t2", f"-c{args.connections}", f"-d{args.seconds}s", "--latency"]
+        health = _run(wrk + [f"{base}/healthz"], env)
+        answer = _run(
+            wrk + ["-s", str(lua), base],
+            {**env, "SESSION": session, "CSRF": csrf, "FIRST_DRILL": first},
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(f"bare /healthz   {health[0]:>8,.0f} req/s  p99 {health[1]:.1f} ms")
+    print(
+        f"drill answer    {answer[0]:>8,.0f} req/s  p99 {answer[1]:.1f} ms  (errors: {answer[2]})"
+    )
+    ratio = answer[0] / health[0]
+    print(f"answer / bare = {ratio:.2f} (target ≥ 0.5); answer p99 target < 50 ms")
+
+
+_SETUP = """
+import django
+django.setup()
+from django.contrib.sessions.backends.db import SessionStore
+from django.middleware.csrf import _get_new_csrf_string
+from engine.drills import deal_situation
+from engine.rules import EUROPEAN
+from trainer.models import Drill
+import random
+session = SessionStore()
+session["guest_owner"] = "bench-guest"
+session.save()
+rng = random.Random(1)
+drills = []
+for _ in range({count}):
+    s = deal_situation(EUROPEAN, rng)
+    drills.append(Drill(session_key="bench-guest", rules_name="european", rules_version="1.0.0",
+                        cards=" ".join(str(c) for c in s.cards), up=str(s.up)))
+created = Drill.objects.bulk_create(drills)
+print(session.session_key, _get_new_csrf_string(), created[0].pk)
+"""
+
+
+def _wait_until_up() -> None:
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("gunicorn did not start")
+
+
+def _run(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    assert p99 is not None
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rate, float(p99.group(1)) * scale, int(errors.group(1)) if errors else 0
+
+
+if __name__ == "__main__":
+    main()
