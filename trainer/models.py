@@ -7,7 +7,7 @@ from django.db import models
 
 
 class Drill(models.Model):
-    """A decision issued to one player (an account, or a guest's session), then answered.
+    """A decision issued to one player (an account, or a guest), then answered.
 
     The situation is issued by the server and remembered, so an answer is only ever
     accepted for a drill this player was dealt, and only once.
@@ -20,7 +20,8 @@ class Drill(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
-    session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    #: For a guest, the token their session keeps (see `trainer.selectors.owner_of`).
+    guest_token = models.CharField(max_length=40, blank=True)
     rules_name = models.CharField(max_length=60)
     rules_version = models.CharField(max_length=20)
     #: The player's two cards and the up card, as text ("10s 6h", "10d").
@@ -42,11 +43,11 @@ class Drill(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["user", "-issued_at"]),
-            models.Index(fields=["session_key", "-issued_at"]),
+            models.Index(fields=["guest_token", "-issued_at"]),
         ]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(session_key=""),
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
                 name="drill_has_an_owner",
             ),
         ]

@@ -30,11 +30,11 @@ def owner_of(request: HttpRequest) -> Owner:
     session a new key: that way the guest's drills can follow them into their account.
     """
     if request.user.is_authenticated:
-        return Owner(user_id=request.user.pk, session_key="")
+        return Owner(user_id=request.user.pk, guest_token="")
     token = request.session.get(GUEST_KEY)
     if token is None:
         token = request.session[GUEST_KEY] = secrets.token_urlsafe(24)
-    return Owner(user_id=None, session_key=token)
+    return Owner(user_id=None, guest_token=token)
 
 
 def latest_drill(owner: Owner) -> Drill | None:

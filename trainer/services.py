@@ -16,15 +16,15 @@ from trainer.models import Drill
 
 @dataclass(frozen=True)
 class Owner:
-    """Whose drills these are: an account, or a guest's session."""
+    """Whose drills these are: an account, or a guest (by the token in their session)."""
 
     user_id: int | None
-    session_key: str
+    guest_token: str
 
     def filter(self) -> dict[str, object]:
         if self.user_id is not None:
             return {"user_id": self.user_id}
-        return {"user__isnull": True, "session_key": self.session_key}
+        return {"user__isnull": True, "guest_token": self.guest_token}
 
 
 class DrillRefused(Exception):
@@ -33,8 +33,8 @@ class DrillRefused(Exception):
 
 def drills_adopt(*, guest_token: str, user_id: int) -> int:
     """Give a guest's drills to the account they signed up or logged in as."""
-    return Drill.objects.filter(user__isnull=True, session_key=guest_token).update(
-        user_id=user_id, session_key=""
+    return Drill.objects.filter(user__isnull=True, guest_token=guest_token).update(
+        user_id=user_id, guest_token=""
     )
 
 
@@ -51,7 +51,7 @@ def drill_issue(*, owner: Owner, rules_name: str = "european") -> Drill:
     situation = deal_situation(rules)
     return Drill.objects.create(
         user_id=owner.user_id,
-        session_key="" if owner.user_id is not None else owner.session_key,
+        guest_token="" if owner.user_id is not None else owner.guest_token,
         rules_name=rules.name,
         rules_version=rules.version,
         cards=" ".join(str(card) for card in situation.cards),

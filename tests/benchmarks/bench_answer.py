@@ -119,7 +119,7 @@ rng = random.Random(1)
 drills = []
 for _ in range({count}):
     s = deal_situation(EUROPEAN, rng)
-    drills.append(Drill(session_key="bench-guest", rules_name="european", rules_version="1.0.0",
+    drills.append(Drill(guest_token="bench-guest", rules_name="european", rules_version="1.0.0",
                         cards=" ".join(str(c) for c in s.cards), up=str(s.up)))
 created = Drill.objects.bulk_create(drills)
 print(session.session_key, _get_new_csrf_string(), created[0].pk)
