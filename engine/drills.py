@@ -27,11 +27,15 @@ from engine.rules import Rules
 from engine.shoe import Shoe
 from engine.strategy import ActionEVs, strategy_for
 
-__all__ = ["TRIVIAL_MARGIN", "Grade", "Situation", "deal_situation"]
+__all__ = ["CLOSE_MARGIN", "MODES", "TRIVIAL_MARGIN", "Grade", "Situation", "deal_situation"]
 
 #: A situation whose right action beats every other by more than this many units is
 #: "trivial" (20 against 6: stand) and is mostly dealt around.
 TRIVIAL_MARGIN = 0.25
+#: A "close call": the best two legal actions are within this many units of each other.
+CLOSE_MARGIN = 0.02
+#: Drill modes: every hand, one kind of hand, or the close calls.
+MODES: tuple[str, ...] = ("all", "hard", "soft", "pair", "close")
 
 
 @dataclass(frozen=True)
@@ -133,29 +137,51 @@ class Situation:
             ev_lost=max(0.0, correct_ev - chosen_ev),
         )
 
-    def is_trivial(self) -> bool:
-        """The right action beats every other legal one by more than `TRIVIAL_MARGIN`."""
+    def margin(self) -> float:
+        """How far the best legal action's EV is ahead of the second best's."""
         values = self.evs.as_dict()
-        legal = [values[action.value] for action in self.legal_actions()]
-        best = values[self.correct_action().value]
-        others = [ev for ev in legal if ev is not None and ev != best]
-        return best is not None and bool(others) and best - max(others) > TRIVIAL_MARGIN
+        legal = sorted(
+            (ev for action in self.legal_actions() if (ev := values[action.value]) is not None),
+            reverse=True,
+        )
+        return legal[0] - legal[1] if len(legal) > 1 else float("inf")
+
+    def is_trivial(self) -> bool:
+        """The best action beats every other legal one by more than `TRIVIAL_MARGIN`."""
+        return self.margin() > TRIVIAL_MARGIN
+
+    def is_close(self) -> bool:
+        """The best two legal actions are within `CLOSE_MARGIN`: the ones players miss."""
+        return self.margin() <= CLOSE_MARGIN
 
 
 def deal_situation(
-    rules: Rules, rng: random.Random | None = None, *, keep_trivial: float = 0.2
+    rules: Rules,
+    rng: random.Random | None = None,
+    *,
+    mode: str = "all",
+    keep_trivial: float = 0.2,
 ) -> Situation:
     """A situation dealt as a fresh shoe would deal it, skewed away from trivial ones.
 
     Naturals are dealt again; a trivial situation is kept only with probability
-    ``keep_trivial``, so drills spend their time on decisions that teach something.
+    ``keep_trivial``, so drills spend their time on decisions that teach something. The
+    ``mode`` keeps only hard totals, soft totals, pairs or close calls (see `MODES`).
     """
+    if mode not in MODES:
+        raise ValueError(f"unknown drill mode {mode!r}: choose one of {', '.join(MODES)}")
     rng = rng or random.SystemRandom()
     shoe = list(CARDS) * rules.decks
     while True:
         first, up, second = rng.sample(shoe, 3)
         situation = Situation(rules, (first, second), up)
         if not situation.is_decision:
+            continue
+        if mode == "close":
+            if situation.is_close():
+                return situation
+            continue
+        if mode != "all" and not situation.row.startswith(mode):
             continue
         if situation.is_trivial() and rng.random() >= keep_trivial:
             continue

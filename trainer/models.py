@@ -58,3 +58,15 @@ class Drill(models.Model):
     @property
     def is_correct(self) -> bool:
         return bool(self.answered_at) and self.action == self.correct_action
+
+
+class Preferences(models.Model):
+    """An account's drill settings (a guest's live in their session instead)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    rules_name = models.CharField(max_length=60, default="european")
+    mode = models.CharField(max_length=8, default="all")
+    auto_advance = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.rules_name}, {self.mode}"

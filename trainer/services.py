@@ -31,6 +31,11 @@ class DrillRefused(Exception):
     """An answer that cannot be recorded; its message is fit to show the player."""
 
 
+def drills_discard_pending(*, owner: Owner) -> None:
+    """Drop the unanswered drill (after a change of settings): nothing answered is lost."""
+    Drill.objects.filter(**owner.filter(), answered_at__isnull=True).delete()
+
+
 def drills_adopt(*, guest_token: str, user_id: int) -> int:
     """Give a guest's drills to the account they signed up or logged in as."""
     return Drill.objects.filter(user__isnull=True, guest_token=guest_token).update(
@@ -42,13 +47,13 @@ def situation_of(drill: Drill) -> Situation:
     return Situation.parse(preset(drill.rules_name), drill.cards, drill.up)
 
 
-def drill_issue(*, owner: Owner, rules_name: str = "european") -> Drill:
+def drill_issue(*, owner: Owner, rules_name: str = "european", mode: str = "all") -> Drill:
     """The player's pending drill, or a new one dealt by the server."""
     pending = Drill.objects.filter(**owner.filter(), answered_at__isnull=True).first()
     if pending is not None:
         return pending
     rules = preset(rules_name)
-    situation = deal_situation(rules)
+    situation = deal_situation(rules, mode=mode)
     return Drill.objects.create(
         user_id=owner.user_id,
         guest_token="" if owner.user_id is not None else owner.guest_token,

@@ -7,6 +7,8 @@ from typing import Any
 from django.http import HttpRequest
 
 from trainer import services
+from trainer.models import Preferences
+from trainer.preferences import SESSION_KEY
 from trainer.selectors import GUEST_KEY
 
 
@@ -15,3 +17,6 @@ def adopt_guest_drills(sender: Any, request: HttpRequest, user: Any, **kwargs: A
     token = request.session.pop(GUEST_KEY, None)
     if token:
         services.drills_adopt(guest_token=token, user_id=user.pk)
+    chosen = request.session.pop(SESSION_KEY, None)
+    if chosen and not Preferences.objects.filter(user_id=user.pk).exists():
+        Preferences.objects.create(user_id=user.pk, **chosen)

@@ -10,6 +10,7 @@ trainer_patterns = [
     path("", views.home, name="home"),
     path("healthz", views.health, name="health"),
     path("drill/", views.drill, name="drill"),
+    path("drill/settings/", views.drill_settings, name="drill-settings"),
     path("progress/", views.progress, name="progress"),
     path("chart/", views.chart, name="chart"),
     path("chart/<slug:preset>/", views.chart, name="chart"),

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
@@ -16,6 +18,8 @@ from trainer import selectors, services
 from trainer.charts import ChartView
 from trainer.drills import DrillView
 from trainer.forms import AnswerForm
+from trainer.models import Drill
+from trainer.preferences import DrillSettings, SettingsForm, settings_of, settings_save
 from trainer.progress import progress_of
 
 
@@ -40,12 +44,17 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def drill(request: HtmxHttpRequest) -> HttpResponse:
     """A dealt decision to answer, then how the answer compares with the exact strategy."""
     owner = selectors.owner_of(request)
+    chosen = settings_of(request)
+
+    def deal() -> Drill:
+        return services.drill_issue(owner=owner, rules_name=chosen.rules_name, mode=chosen.mode)
+
     error: str | None = None
     current = None
     if request.method == "POST":
         form = AnswerForm(request.POST)
         if "deal" in request.POST:
-            current = services.drill_issue(owner=owner)
+            current = deal()
         elif form.is_valid():
             try:
                 current = services.drill_answer(
@@ -59,13 +68,29 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
             error = str(next(iter(form.errors.values()))[0])
         if not request.htmx and error is None:
             return redirect("trainer:drill")  # POST/redirect/GET
-    current = current or selectors.latest_drill(owner) or services.drill_issue(owner=owner)
+    current = current or selectors.latest_drill(owner) or deal()
     template = "trainer/drill.html"
     if request.htmx and not request.htmx.history_restore_request:
         template += "#drill"
     status = 400 if error and not request.htmx else 200
-    context = {"drill": DrillView.of(current), "error": error}
+    context = {
+        "drill": DrillView.of(current),
+        "error": error,
+        "auto_advance": chosen.auto_advance,
+        "settings_form": SettingsForm(initial=asdict(chosen)),
+    }
     return render(request, template, context, status=status)
+
+
+@require_POST
+def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
+    """Change the rules, the kind of hands and auto-advance; the next hand follows them."""
+    form = SettingsForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest(_("Those settings are not valid."))
+    settings_save(request, DrillSettings(**form.cleaned_data))
+    services.drills_discard_pending(owner=selectors.owner_of(request))
+    return redirect("trainer:drill")
 
 
 @require_GET

@@ -39,3 +39,22 @@ def test_a_new_visitor_answers_five_drills_by_keyboard(
     assert {drill.action for drill in answers} <= {"hit", "stand"}
     assert Drill.objects.filter(answered_at=None).count() == 1
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_player_drills_pairs_at_the_deluxe_table(
+    page: Page, live_server: LiveServer, screen
+) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.get_by_text("Settings").click()
+    page.get_by_label("Rules").select_option("deluxe")
+    page.get_by_label("Hands").select_option("pair")
+    screen.shot("drill-settings")
+    page.get_by_role("button", name="Save and deal").click()
+
+    expect(page.get_by_text("Rules: deluxe v1.0.0")).to_be_visible()
+    expect(page.get_by_role("button", name="Split")).to_be_visible()  # every pair may split
+    drill = Drill.objects.get(answered_at=None)
+    first, second = drill.cards.split()
+    assert first[:-1] == second[:-1] or {first[:-1], second[:-1]} <= {"10", "J", "Q", "K"}

@@ -1,0 +1,58 @@
+"""Drill settings: the rules to train on, the mode, and whether hands advance by themselves.
+
+An account keeps them in the database; a guest in their session (so they carry over when
+the guest logs in, see `trainer.signals`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from django import forms
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from engine.drills import MODES
+from engine.rules import PRESETS
+from trainer.models import Preferences
+
+SESSION_KEY = "drill_preferences"
+MODE_LABELS = {
+    "all": _("All hands"),
+    "hard": _("Hard totals"),
+    "soft": _("Soft totals"),
+    "pair": _("Pairs"),
+    "close": _("Close calls"),
+}
+
+
+@dataclass(frozen=True)
+class DrillSettings:
+    rules_name: str = "european"
+    mode: str = "all"
+    auto_advance: bool = False
+
+
+class SettingsForm(forms.Form):
+    rules_name = forms.ChoiceField(
+        label=_("Rules"), choices=[(name, name.capitalize()) for name in PRESETS]
+    )
+    mode = forms.ChoiceField(label=_("Hands"), choices=[(m, MODE_LABELS[m]) for m in MODES])
+    auto_advance = forms.BooleanField(label=_("Deal the next hand by itself"), required=False)
+
+
+def settings_of(request: HttpRequest) -> DrillSettings:
+    """This player's drill settings (the defaults until they choose)."""
+    if request.user.is_authenticated:
+        stored = Preferences.objects.filter(user_id=request.user.pk).first()
+        if stored is None:
+            return DrillSettings()
+        return DrillSettings(stored.rules_name, stored.mode, stored.auto_advance)
+    return DrillSettings(**request.session.get(SESSION_KEY, {}))
+
+
+def settings_save(request: HttpRequest, chosen: DrillSettings) -> None:
+    if request.user.is_authenticated:
+        Preferences.objects.update_or_create(user_id=request.user.pk, defaults=asdict(chosen))
+    else:
+        request.session[SESSION_KEY] = asdict(chosen)
