@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from engine.bots import hard_bot
-from engine.cards import CARDS, Card
+from engine.cards import CARDS, SUITS, Card
 from engine.errors import IllegalActionError
 from engine.round import Action, Phase, Round
 from engine.rules import Rules
@@ -70,6 +70,31 @@ class Situation:
         """From text: ``Situation.parse(rules, "As 7d", "9c")``."""
         first, second = (Card.parse(text) for text in cards.replace(",", " ").split())
         return cls(rules, (first, second), Card.parse(up))
+
+    @classmethod
+    def for_cell(cls, rules: Rules, row: str, up: str, rng: random.Random) -> Situation:
+        """A situation in a given chart cell (``"hard 16"``, ``"10"``), with random cards.
+
+        >>> import random
+        >>> from engine.rules import EUROPEAN
+        >>> Situation.for_cell(EUROPEAN, "soft 18", "9", random.Random(1)).row
+        'soft 18'
+        """
+        kind, _, value = row.partition(" ")
+        if kind == "pair":
+            ranks = ["A", "A"] if value == "A" else [_rank_of(int(value), rng)] * 2
+        elif kind == "soft":
+            ranks = ["A", _rank_of(int(value) - 11, rng)]
+        else:
+            total = int(value)
+            pairs = [(a, total - a) for a in range(2, 11) if a < total - a <= 10]
+            if not pairs:
+                raise ValueError(f"no two-card hand makes {row}")
+            first, second = rng.choice(pairs)
+            ranks = [_rank_of(first, rng), _rank_of(second, rng)]
+        up_rank = "A" if up == "A" else _rank_of(int(up), rng)
+        cards = [Card(rank, rng.choice(SUITS)) for rank in (*ranks, up_rank)]
+        return cls(rules, (cards[0], cards[1]), cards[2])
 
     @cached_property
     def _round(self) -> Round:
@@ -153,6 +178,11 @@ class Situation:
     def is_close(self) -> bool:
         """The best two legal actions are within `CLOSE_MARGIN`: the ones players miss."""
         return self.margin() <= CLOSE_MARGIN
+
+
+def _rank_of(points: int, rng: random.Random) -> str:
+    """A rank of that point value; a ten-value is any of 10, J, Q, K."""
+    return rng.choice(("10", "J", "Q", "K")) if points == 10 else str(points)
 
 
 def deal_situation(

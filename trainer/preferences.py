@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.drills import MODES
 from engine.rules import PRESETS
 from trainer.models import Preferences
+from trainer.weak_spots import WEAK_SPOTS
 
 SESSION_KEY = "drill_preferences"
 MODE_LABELS = {
@@ -23,6 +24,7 @@ MODE_LABELS = {
     "soft": _("Soft totals"),
     "pair": _("Pairs"),
     "close": _("Close calls"),
+    WEAK_SPOTS: _("Weak spots"),
 }
 
 
@@ -37,7 +39,9 @@ class SettingsForm(forms.Form):
     rules_name = forms.ChoiceField(
         label=_("Rules"), choices=[(name, name.capitalize()) for name in PRESETS]
     )
-    mode = forms.ChoiceField(label=_("Hands"), choices=[(m, MODE_LABELS[m]) for m in MODES])
+    mode = forms.ChoiceField(
+        label=_("Hands"), choices=[(m, MODE_LABELS[m]) for m in (*MODES, WEAK_SPOTS)]
+    )
     auto_advance = forms.BooleanField(label=_("Deal the next hand by itself"), required=False)
 
 

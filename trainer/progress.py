@@ -15,7 +15,7 @@ from engine.rules import EUROPEAN
 from engine.strategy import ROWS, UP_CARDS, strategy_for
 from trainer.charts import ACTIONS, row_title
 from trainer.models import Drill
-from trainer.services import Owner
+from trainer.owners import Owner
 
 KINDS: dict[str, Promise] = {"hard": _("Hard totals"), "soft": _("Soft totals"), "pair": _("Pairs")}
 #: How far back the streak is looked for (a longer one shows as "at least").

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest
 from engine.rules import PRESETS
 from engine.strategy import Strategy, strategy_for
 from trainer.models import Drill
-from trainer.services import Owner
+from trainer.owners import Owner
 
 
 def strategy_for_preset(name: str) -> Strategy:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
 from decimal import Decimal
 
 from django.utils import timezone
@@ -12,19 +12,8 @@ from engine.drills import Situation, deal_situation
 from engine.errors import IllegalActionError
 from engine.rules import preset
 from trainer.models import Drill
-
-
-@dataclass(frozen=True)
-class Owner:
-    """Whose drills these are: an account, or a guest (by the token in their session)."""
-
-    user_id: int | None
-    guest_token: str
-
-    def filter(self) -> dict[str, object]:
-        if self.user_id is not None:
-            return {"user_id": self.user_id}
-        return {"user__isnull": True, "guest_token": self.guest_token}
+from trainer.owners import Owner
+from trainer.weak_spots import WEAK_SPOTS, next_cell
 
 
 class DrillRefused(Exception):
@@ -53,7 +42,11 @@ def drill_issue(*, owner: Owner, rules_name: str = "european", mode: str = "all"
     if pending is not None:
         return pending
     rules = preset(rules_name)
-    situation = deal_situation(rules, mode=mode)
+    cell = next_cell(owner, rules.name) if mode == WEAK_SPOTS else None
+    if cell is not None:
+        situation = Situation.for_cell(rules, *cell, random.SystemRandom())
+    else:
+        situation = deal_situation(rules, mode="all" if mode == WEAK_SPOTS else mode)
     return Drill.objects.create(
         user_id=owner.user_id,
         guest_token="" if owner.user_id is not None else owner.guest_token,

@@ -6,6 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from engine.drills import Situation
+from engine.rules import EUROPEAN
 from trainer.models import Drill
 
 
@@ -58,3 +60,29 @@ def test_a_player_drills_pairs_at_the_deluxe_table(
     drill = Drill.objects.get(answered_at=None)
     first, second = drill.cards.split()
     assert first[:-1] == second[:-1] or {first[:-1], second[:-1]} <= {"10", "J", "Q", "K"}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_weak_spots_session_brings_back_a_missed_cell(
+    page: Page, live_server: LiveServer
+) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.get_by_text("Settings").click()
+    page.get_by_label("Hands").select_option("weak")
+    page.get_by_role("button", name="Save and deal").click()
+    page.wait_for_load_state()
+
+    missed = Drill.objects.get(answered_at=None)
+    situation = Situation.parse(EUROPEAN, missed.cards, missed.up)
+    wrong = next(a for a in situation.legal_actions() if a is not situation.correct_action())
+    page.keyboard.press({"hit": "h", "stand": "s", "double": "d", "split": "p"}[wrong.value])
+    expect(page.locator(".feedback__verdict")).to_contain_text("Not quite")
+    expect(page.get_by_role("button", name="Next hand")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("What is your play?")).to_be_visible()
+
+    again = Drill.objects.get(answered_at=None)
+    repeat = Situation.parse(EUROPEAN, again.cards, again.up)
+    assert again.pk != missed.pk
+    assert (repeat.row, repeat.up_column) == (situation.row, situation.up_column)
