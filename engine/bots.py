@@ -12,6 +12,7 @@ P split else the hard total's play, and so on.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 from engine.round import Action
 from engine.rules import Rules
@@ -190,15 +191,10 @@ def easy(view: PlayerView) -> Action:
 normal: Bot = chart_bot(NORMAL_CHART)
 
 
+@lru_cache(maxsize=64)
 def hard_bot(rules: Rules) -> Bot:
     """The bot that plays the exact basic strategy of ``rules`` (computed on first use)."""
-    found = _HARD_BOTS.get(id(rules))
-    if found is None or found[0] is not rules:
-        found = _HARD_BOTS[id(rules)] = (rules, chart_bot(strategy_for(rules).chart))
-    return found[1]
-
-
-_HARD_BOTS: dict[int, tuple[Rules, Bot]] = {}
+    return chart_bot(strategy_for(rules).chart)
 
 
 def hard(view: PlayerView) -> Action:

@@ -97,7 +97,7 @@ class DrillView:
         correct = Action(drill.correct_action) if drill.correct_action else None
         return cls(
             id=drill.pk,
-            rules_label=f"{drill.rules_name} v{drill.rules_version}",
+            rules_label=situation.rules.label,
             cards=(CardFace.of(situation.cards[0]), CardFace.of(situation.cards[1])),
             up=CardFace.of(situation.up),
             row=row_title(situation.row),

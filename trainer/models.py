@@ -24,6 +24,8 @@ class Drill(models.Model):
     guest_token = models.CharField(max_length=40, blank=True)
     rules_name = models.CharField(max_length=60)
     rules_version = models.CharField(max_length=20)
+    #: Every rule field the drill was dealt and graded under (`Rules.to_json`).
+    rules = models.JSONField(default=dict)
     #: The player's two cards and the up card, as text ("10s 6h", "10d").
     cards = models.CharField(max_length=12)
     up = models.CharField(max_length=4)
@@ -65,6 +67,8 @@ class Preferences(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     rules_name = models.CharField(max_length=60, default="european")
+    #: Rule fields changed from the preset, as typed ("decks=2, dealer_hits_soft_17=true").
+    custom_rules = models.CharField(max_length=400, blank=True)
     mode = models.CharField(max_length=8, default="all")
     auto_advance = models.BooleanField(default=False)
 

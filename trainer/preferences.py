@@ -13,7 +13,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from engine.drills import MODES
-from engine.rules import PRESETS
+from engine.errors import RulesError
+from engine.rules import PRESETS, Rules, preset
 from trainer.models import Preferences
 from trainer.weak_spots import WEAK_SPOTS
 
@@ -31,18 +32,50 @@ MODE_LABELS = {
 @dataclass(frozen=True)
 class DrillSettings:
     rules_name: str = "european"
+    custom_rules: str = ""
     mode: str = "all"
     auto_advance: bool = False
+
+    def rules(self) -> Rules:
+        """The preset, with the player's own changes to it."""
+        return preset(self.rules_name).with_overrides(parse_overrides(self.custom_rules))
+
+
+def parse_overrides(text: str) -> dict[str, str]:
+    """``"decks=2, dealer_hits_soft_17=true"`` → ``{"decks": "2", …}``."""
+    overrides = {}
+    for part in filter(None, (piece.strip() for piece in text.replace(";", ",").split(","))):
+        field, sep, value = part.partition("=")
+        if not sep:
+            raise RulesError(f"write each change as FIELD=VALUE, not {part!r}")
+        overrides[field.strip()] = value.strip()
+    return overrides
 
 
 class SettingsForm(forms.Form):
     rules_name = forms.ChoiceField(
         label=_("Rules"), choices=[(name, name.capitalize()) for name in PRESETS]
     )
+    custom_rules = forms.CharField(
+        label=_("Changes to the rules"),
+        required=False,
+        max_length=400,
+        help_text=_("Optional, such as: decks=2, dealer_hits_soft_17=true"),
+    )
     mode = forms.ChoiceField(
         label=_("Hands"), choices=[(m, MODE_LABELS[m]) for m in (*MODES, WEAK_SPOTS)]
     )
     auto_advance = forms.BooleanField(label=_("Deal the next hand by itself"), required=False)
+
+    def clean(self) -> dict[str, object]:
+        cleaned = super().clean() or {}
+        name, custom = cleaned.get("rules_name"), cleaned.get("custom_rules", "")
+        if name and custom:
+            try:
+                preset(str(name)).with_overrides(parse_overrides(str(custom)))
+            except RulesError as error:
+                self.add_error("custom_rules", str(error))
+        return cleaned
 
 
 def settings_of(request: HttpRequest) -> DrillSettings:
@@ -51,7 +84,9 @@ def settings_of(request: HttpRequest) -> DrillSettings:
         stored = Preferences.objects.filter(user_id=request.user.pk).first()
         if stored is None:
             return DrillSettings()
-        return DrillSettings(stored.rules_name, stored.mode, stored.auto_advance)
+        return DrillSettings(
+            stored.rules_name, stored.custom_rules, stored.mode, stored.auto_advance
+        )
     return DrillSettings(**request.session.get(SESSION_KEY, {}))
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from engine.drills import Situation, deal_situation
 from engine.errors import IllegalActionError
-from engine.rules import preset
+from engine.rules import EUROPEAN, Rules, preset
 from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.weak_spots import WEAK_SPOTS, next_cell
@@ -33,15 +33,15 @@ def drills_adopt(*, guest_token: str, user_id: int) -> int:
 
 
 def situation_of(drill: Drill) -> Situation:
-    return Situation.parse(preset(drill.rules_name), drill.cards, drill.up)
+    rules = Rules.from_json(drill.rules) if drill.rules else preset(drill.rules_name)
+    return Situation.parse(rules, drill.cards, drill.up)
 
 
-def drill_issue(*, owner: Owner, rules_name: str = "european", mode: str = "all") -> Drill:
+def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> Drill:
     """The player's pending drill, or a new one dealt by the server."""
     pending = Drill.objects.filter(**owner.filter(), answered_at__isnull=True).first()
     if pending is not None:
         return pending
-    rules = preset(rules_name)
     cell = next_cell(owner, rules.name) if mode == WEAK_SPOTS else None
     if cell is not None:
         situation = Situation.for_cell(rules, *cell, random.SystemRandom())
@@ -52,6 +52,7 @@ def drill_issue(*, owner: Owner, rules_name: str = "european", mode: str = "all"
         guest_token="" if owner.user_id is not None else owner.guest_token,
         rules_name=rules.name,
         rules_version=rules.version,
+        rules=rules.to_json(),
         cards=" ".join(str(card) for card in situation.cards),
         up=str(situation.up),
     )

@@ -5,9 +5,8 @@ from typing import Any
 
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
@@ -47,7 +46,7 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     chosen = settings_of(request)
 
     def deal() -> Drill:
-        return services.drill_issue(owner=owner, rules_name=chosen.rules_name, mode=chosen.mode)
+        return services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
 
     error: str | None = None
     current = None
@@ -73,24 +72,33 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx and not request.htmx.history_restore_request:
         template += "#drill"
     status = 400 if error and not request.htmx else 200
-    context = {
-        "drill": DrillView.of(current),
-        "error": error,
-        "auto_advance": chosen.auto_advance,
-        "settings_form": SettingsForm(initial=asdict(chosen)),
-    }
-    return render(request, template, context, status=status)
+    context = _drill_context(current, chosen, SettingsForm(initial=asdict(chosen)))
+    return render(request, template, {**context, "error": error}, status=status)
 
 
 @require_POST
 def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
     """Change the rules, the kind of hands and auto-advance; the next hand follows them."""
+    owner = selectors.owner_of(request)
     form = SettingsForm(request.POST)
     if not form.is_valid():
-        return HttpResponseBadRequest(_("Those settings are not valid."))
+        chosen = settings_of(request)  # unchanged: the page shows the form's errors
+        current = selectors.latest_drill(owner) or services.drill_issue(
+            owner=owner, rules=chosen.rules(), mode=chosen.mode
+        )
+        context = _drill_context(current, chosen, form)
+        return render(request, "trainer/drill.html", {**context, "settings_open": True}, status=400)
     settings_save(request, DrillSettings(**form.cleaned_data))
-    services.drills_discard_pending(owner=selectors.owner_of(request))
+    services.drills_discard_pending(owner=owner)
     return redirect("trainer:drill")
+
+
+def _drill_context(drill: Drill, chosen: DrillSettings, form: SettingsForm) -> dict[str, Any]:
+    return {
+        "drill": DrillView.of(drill),
+        "auto_advance": chosen.auto_advance,
+        "settings_form": form,
+    }
 
 
 @require_GET

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from engine.cards import RANKS
@@ -129,7 +129,7 @@ def compute_strategy(rules: Rules) -> Strategy:
     )
 
 
-@cache
+@lru_cache(maxsize=32)  # bounded: players may analyse rules of their own
 def strategy_for(rules: Rules) -> Strategy:
     """The analysis of ``rules``: kept in this process, read from the on-disk store if any
     process has computed it, else computed now (and stored)."""

@@ -100,3 +100,40 @@ def test_auto_advance_deals_the_next_hand_by_itself(client: Client) -> None:
 
 def test_settings_need_a_post(client: Client) -> None:
     assert client.get(SETTINGS).status_code == 405
+
+
+def test_a_player_drills_their_own_casinos_rules(client: Client) -> None:
+    response = client.post(
+        SETTINGS,
+        {"rules_name": "european", "mode": "all", "custom_rules": "decks=1, blackjack_pays=6/5"},
+    )
+    assert response.status_code == 302
+    client.get(DRILL)
+    drill = Drill.objects.get(answered_at=None)
+    assert (drill.rules_name, drill.rules["decks"], drill.rules["blackjack_pays"]) == (
+        "european-custom",
+        1,
+        "6/5",
+    )
+    assertContains(client.get(DRILL), "Rules: european-custom v1.0.0")
+    answered = client.post(DRILL, {"drill": drill.pk, "action": "stand"})
+    assert answered.status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("custom", "message"),
+    [
+        ("decks=0", "decks must be at least 1"),
+        ("nonsense=1", "unknown rule field"),
+        ("decks", "FIELD=VALUE"),
+    ],
+)
+def test_bad_custom_rules_are_shown_and_change_nothing(
+    client: Client, custom: str, message: str
+) -> None:
+    response = client.post(
+        SETTINGS, {"rules_name": "european", "mode": "all", "custom_rules": custom}
+    )
+    assertContains(response, message, status_code=400)
+    assertContains(response, '<details class="drill-settings" open>', status_code=400)
+    assert "drill_preferences" not in client.session
