@@ -50,7 +50,7 @@ def test_a_player_drills_pairs_at_the_deluxe_table(
 ) -> None:
     page.goto(f"{live_server.url}/drill/")
     page.get_by_text("Settings").click()
-    page.get_by_label("Rules").select_option("deluxe")
+    page.get_by_label("Rules:", exact=True).select_option("deluxe")
     page.get_by_label("Hands").select_option("pair")
     screen.shot("drill-settings")
     page.get_by_role("button", name="Save and deal").click()
