@@ -159,8 +159,7 @@ def _portion(amount: Chips, numerator: int, denominator: int) -> Chips:
 
 def _scaled(amount: Chips, ratio: Fraction) -> Chips:
     """``amount * ratio`` as an int when exact, else a Fraction — never a float."""
-    value = amount * ratio
-    return int(value) if value.denominator == 1 else value
+    return _portion(amount, ratio.numerator, ratio.denominator)
 
 
 class Round:

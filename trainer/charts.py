@@ -61,9 +61,8 @@ class ChartView:
 
     @classmethod
     def of(cls, strategy: Strategy, common: Chart) -> ChartView:
-        differing = {
-            (row, up): theirs for row, up, _, theirs in chart_differences(strategy.chart, common)
-        }
+        differences = chart_differences(strategy.chart, common)
+        differing = {(row, up): theirs for row, up, _, theirs in differences}
         sections: dict[str, list[ChartRow]] = {"hard": [], "soft": [], "pair": []}
         for row in ROWS:
             kind, _space, value = row.partition(" ")
@@ -88,8 +87,7 @@ class ChartView:
             up_cards=UP_CARDS,
             legend=tuple((code, *ACTIONS[code]) for code in ACTIONS if code in used),
             differences=tuple(
-                (row_title(row), up, ours, theirs)
-                for row, up, ours, theirs in chart_differences(strategy.chart, common)
+                (row_title(row), up, ours, theirs) for row, up, ours, theirs in differences
             ),
             dealer_peeks=strategy.rules.dealer_peeks,
             offers_surrender=strategy.rules.surrender is not Surrender.NONE,

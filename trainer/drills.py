@@ -82,6 +82,8 @@ class DrillView:
     @classmethod
     def of(cls, drill: Drill) -> DrillView:
         situation = situation_of(drill)
+        row, here = situation.row, situation.up_column
+        codes = strategy_for(situation.rules).chart[row]
         evs = situation.evs.as_dict() if drill.answered_at else {}
         choices = tuple(
             ActionChoice(
@@ -100,15 +102,12 @@ class DrillView:
             rules_label=situation.rules.label,
             cards=(CardFace.of(situation.cards[0]), CardFace.of(situation.cards[1])),
             up=CardFace.of(situation.up),
-            row=row_title(situation.row),
+            row=row_title(row),
             chart_row=tuple(
-                ChartCellRef(
-                    up=up, code=code, family=ACTIONS[code][1], here=up == situation.up_column
-                )
+                ChartCellRef(up=up, code=codes[up], family=ACTIONS[codes[up]][1], here=up == here)
                 for up in UP_CARDS
-                for code in (strategy_for(situation.rules).chart[situation.row][up],)
             ),
-            up_column=situation.up_column,
+            up_column=here,
             answered=drill.answered_at is not None,
             choices=choices,
             is_correct=drill.is_correct,

@@ -18,6 +18,7 @@ from trainer.charts import ChartView
 from trainer.drills import DrillView
 from trainer.forms import AnswerForm
 from trainer.models import Drill
+from trainer.owners import Owner
 from trainer.preferences import DrillSettings, SettingsForm, settings_of, settings_save
 from trainer.progress import progress_of
 
@@ -45,15 +46,12 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     owner = selectors.owner_of(request)
     chosen = settings_of(request)
 
-    def deal() -> Drill:
-        return services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
-
     error: str | None = None
     current = None
     if request.method == "POST":
         form = AnswerForm(request.POST)
         if "deal" in request.POST:
-            current = deal()
+            current = services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
         elif form.is_valid():
             try:
                 current = services.drill_answer(
@@ -67,7 +65,7 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
             error = str(next(iter(form.errors.values()))[0])
         if not request.htmx and error is None:
             return redirect("trainer:drill")  # POST/redirect/GET
-    current = current or selectors.latest_drill(owner) or deal()
+    current = current or _drill_on_show(owner, chosen)
     template = "trainer/drill.html"
     if request.htmx and not request.htmx.history_restore_request:
         template += "#drill"
@@ -83,14 +81,18 @@ def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
     form = SettingsForm(request.POST)
     if not form.is_valid():
         chosen = settings_of(request)  # unchanged: the page shows the form's errors
-        current = selectors.latest_drill(owner) or services.drill_issue(
-            owner=owner, rules=chosen.rules(), mode=chosen.mode
-        )
-        context = _drill_context(current, chosen, form)
+        context = _drill_context(_drill_on_show(owner, chosen), chosen, form)
         return render(request, "trainer/drill.html", {**context, "settings_open": True}, status=400)
     settings_save(request, DrillSettings(**form.cleaned_data))
     services.drills_discard_pending(owner=owner)
     return redirect("trainer:drill")
+
+
+def _drill_on_show(owner: Owner, chosen: DrillSettings) -> Drill:
+    """The latest drill (answered: its feedback shows), or a newly dealt one."""
+    return selectors.latest_drill(owner) or services.drill_issue(
+        owner=owner, rules=chosen.rules(), mode=chosen.mode
+    )
 
 
 def _drill_context(drill: Drill, chosen: DrillSettings, form: SettingsForm) -> dict[str, Any]:
