@@ -59,22 +59,38 @@ class Strategy:
     chart: dict[str, dict[str, str]]
     #: (lower rank index, higher rank index, up rank index) → EVs; rank index 0 is the ace.
     evs: dict[tuple[int, int, int], ActionEVs]
+    #: Hands of three or more cards under 21, by rank counts → (stand, hit) per up card.
+    multi_card_evs: dict[tuple[int, ...], tuple[tuple[float, float], ...]]
     expected_return: float
     cd_expected_return: float
     #: Seconds each part of the cold computation took.
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 
     def ev(self, hand: str, up: str) -> ActionEVs:
-        """The EVs of a two-card hand written as ranks (``"10,6"``, ``"A,K"``) against an up
-        card (``"10"``, ``"A"``); suits do not matter, and J, Q, K are tens.
+        """The EVs of a hand written as ranks (``"10,6"``, ``"A,K"``, ``"4,2,10"``) against
+        an up card (``"10"``, ``"A"``); suits do not matter, and J, Q, K are tens.
 
-        With a peek, EVs are conditioned on the dealer not having a natural.
+        With a peek, EVs are conditioned on the dealer not having a natural. A hand of three
+        or more cards can only stand or hit, so only those two EVs are given for it.
+
+        >>> from engine.rules import EUROPEAN
+        >>> evs = strategy_for(EUROPEAN).ev("2,3,7", "10")
+        >>> evs.hit > evs.stand, evs.double
+        (True, None)
         """
         ranks = [_rank_index(text) for text in hand.replace(" ", "").split(",")]
-        if len(ranks) != 2:
-            raise EngineError(f"a hand is two cards, such as 10,6 — not {hand!r}")
-        first, second = sorted(ranks)
-        return self.evs[first, second, _rank_index(up)]
+        up_index = _rank_index(up)
+        if len(ranks) == 2:
+            first, second = sorted(ranks)
+            return self.evs[first, second, up_index]
+        counts = [0] * 10
+        for rank in ranks:
+            counts[rank] += 1
+        found = self.multi_card_evs.get(tuple(counts)) if len(ranks) > 2 else None
+        if found is None:
+            raise EngineError(f"no decision is taken on a hand of {hand!r}")
+        stand, hit = found[up_index]
+        return ActionEVs(stand=stand, hit=hit, double=None, split=None, surrender=None)
 
     def edge_json(self) -> dict[str, Any]:
         """The ``edge`` command's object."""
@@ -117,6 +133,7 @@ def compute_strategy(rules: Rules) -> Strategy:
         rules=rules,
         chart=chart,
         evs=evs,
+        multi_card_evs=analysis.multi_card_evs(),
         expected_return=chart_return,
         cd_expected_return=optimal_return,
         timings={

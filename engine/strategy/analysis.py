@@ -254,6 +254,28 @@ class Analysis:
             surrender=surrender / norm if self.can_surrender(up) else None,
         )
 
+    def multi_card_evs(self) -> dict[tuple[int, ...], tuple[tuple[float, float], ...]]:
+        """Stand and hit EVs of every hand of three or more cards under 21, per up card.
+
+        Keyed by rank counts (index 0 = ace); the value holds (stand, hit) for each up card,
+        conditioned on no dealer natural where the dealer peeks, as `two_card_evs` reports.
+        They grade a practice round's later decisions; the cards other hands hold are not
+        taken out of the shoe, as a basic-strategy player does not count them.
+        """
+        base = self.base
+        hands = base.hands
+        found: dict[tuple[int, ...], tuple[tuple[float, float], ...]] = {}
+        for q, counts in enumerate(hands.counts):
+            if hands.cards[q] < 3 or hands.total[q] >= 21 or (counts > self.full).any():
+                continue
+            found[tuple(int(k) for k in counts)] = tuple(
+                (float(base.stand[q, up]) / norm, float(base.hit[q, up]) / norm)
+                for up in range(10)
+                # With a peek, a hand that leaves no card for a natural is certain of none.
+                for norm in (float(base.no_natural[q, up]) or 1.0 if self.peek else 1.0,)
+            )
+        return found
+
     # Splits ------------------------------------------------------------------------------
 
     def post_split_value(

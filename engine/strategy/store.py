@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 #: Bump when the analysis changes what it computes, so that stored results are redone.
-ANALYSIS_VERSION = 2
+ANALYSIS_VERSION = 3
 _FIELDS = ("stand", "hit", "double", "split", "surrender")
 
 
@@ -78,6 +78,10 @@ def _to_json(strategy: Strategy) -> dict[str, Any]:
         "evs": [
             [*key, *(getattr(evs, name) for name in _FIELDS)] for key, evs in strategy.evs.items()
         ],
+        "multi_card_evs": [
+            [*counts, *(ev for pair in values for ev in pair)]
+            for counts, values in strategy.multi_card_evs.items()
+        ],
         "expected_return": strategy.expected_return,
         "cd_expected_return": strategy.cd_expected_return,
     }
@@ -88,6 +92,12 @@ def _from_json(rules: Rules, data: dict[str, Any]) -> Strategy:
         rules=rules,
         chart={row: dict(cells) for row, cells in data["chart"].items()},
         evs={(int(a), int(b), int(up)): ActionEVs(*values) for a, b, up, *values in data["evs"]},
+        multi_card_evs={
+            tuple(int(k) for k in row[:10]): tuple(
+                (float(row[i]), float(row[i + 1])) for i in range(10, 30, 2)
+            )
+            for row in data["multi_card_evs"]
+        },
         expected_return=float(data["expected_return"]),
         cd_expected_return=float(data["cd_expected_return"]),
     )

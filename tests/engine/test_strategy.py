@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine import AMERICAN, DELUXE, EUROPEAN, NORMAL_CHART, Rules
+from engine.errors import EngineError
 from engine.strategy import UP_CARDS, chart_differences, compute_strategy, strategy_for
 from engine.strategy.dealer import NATURAL, OUTCOMES, dealer_distributions, dealer_paths
 
@@ -73,7 +74,7 @@ def test_a_shoe_that_cannot_hold_the_cards_has_no_outcomes():
 # EVs against an independent brute-force oracle ------------------------------------------
 
 
-def oracle(hand: tuple[int, int], up: int, rules: Rules) -> dict[str, float]:
+def oracle(hand: tuple[int, ...], up: int, rules: Rules) -> dict[str, float]:
     """Stand, hit and double EVs by direct recursion over the actual cards (rank points).
 
     Written independently of the engine: plain dictionaries and recursion, the dealer's hole
@@ -179,6 +180,28 @@ def test_stand_hit_and_double_evs_are_exact(rules, hand, up):
     assert evs.stand == pytest.approx(expected["stand"], abs=1e-9)
     assert evs.hit == pytest.approx(expected["hit"], abs=1e-9)
     assert evs.double == pytest.approx(expected["double"], abs=1e-9)
+
+
+@pytest.mark.parametrize("rules", [ONE_DECK_PEEK, ONE_DECK_NO_PEEK], ids=["peek", "no-peek"])
+@pytest.mark.parametrize(
+    ("hand", "up"), [((4, 2, 10), 10), ((2, 3, 7), 6), ((1, 2, 3), 9), ((5, 5, 3, 2), 1)]
+)
+def test_stand_and_hit_evs_of_three_cards_or_more_are_exact(rules, hand, up):
+    expected = oracle(hand, up, rules)
+    labels = {1: "A"}
+    evs = strategy_for(rules).ev(
+        ",".join(labels.get(p, str(p)) for p in hand), labels.get(up, str(up))
+    )
+    assert evs.stand == pytest.approx(expected["stand"], abs=1e-9)
+    assert evs.hit == pytest.approx(expected["hit"], abs=1e-9)
+    assert (evs.double, evs.split, evs.surrender) == (None, None, None)
+
+
+def test_a_hand_of_21_or_one_card_takes_no_decision():
+    strategy = strategy_for(EUROPEAN)
+    for hand in ("10,5,6", "A,K,Q", "7"):
+        with pytest.raises(EngineError, match="no decision"):
+            strategy.ev(hand, "10")
 
 
 def test_evs_do_not_depend_on_how_a_ten_is_written():
