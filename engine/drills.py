@@ -21,7 +21,7 @@ from functools import cached_property
 
 from engine.bots import hard_bot
 from engine.cards import CARDS, SUITS, Card
-from engine.errors import IllegalActionError
+from engine.grading import Grade, chart_cell, grade_decision
 from engine.round import Action, Phase, Round
 from engine.rules import Rules
 from engine.shoe import Shoe
@@ -36,25 +36,6 @@ TRIVIAL_MARGIN = 0.25
 CLOSE_MARGIN = 0.02
 #: Drill modes: every hand, one kind of hand, or the close calls.
 MODES: tuple[str, ...] = ("all", "hard", "soft", "pair", "close")
-
-
-@dataclass(frozen=True)
-class Grade:
-    """How an answer compares with the hard tier's action, in units of the initial bet."""
-
-    chosen: Action
-    correct: Action
-    #: The chart code of the situation's cell (D, Ds, P, …).
-    code: str
-    row: str
-    up: str
-    evs: ActionEVs
-    #: EV of the right action minus EV of the chosen one (never below 0).
-    ev_lost: float
-
-    @property
-    def is_correct(self) -> bool:
-        return self.chosen is self.correct
 
 
 @dataclass(frozen=True)
@@ -121,11 +102,7 @@ class Situation:
     @property
     def row(self) -> str:
         """The chart row: ``hard 16``, ``soft 18``, ``pair 8`` or ``pair A``."""
-        first, second = self.cards
-        if first.points == second.points and self.rules.max_hands >= 2:
-            return "pair A" if first.points == 1 else f"pair {first.points}"
-        view = self._round.view()
-        return f"{'soft' if view.soft else 'hard'} {view.total}"
+        return chart_cell(self._round.view())[0]
 
     @property
     def up_column(self) -> str:
@@ -141,26 +118,7 @@ class Situation:
 
     def grade(self, chosen: Action | str) -> Grade:
         """Grade an answer; an action that is not legal here is refused."""
-        try:
-            action = Action(chosen)
-        except ValueError:
-            raise IllegalActionError(f"{chosen!r} is not an action") from None
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"you cannot {action.value} here")
-        correct = self.correct_action()
-        evs = self.evs
-        values = evs.as_dict()
-        chosen_ev, correct_ev = values[action.value], values[correct.value]
-        assert chosen_ev is not None and correct_ev is not None
-        return Grade(
-            chosen=action,
-            correct=correct,
-            code=strategy_for(self.rules).chart[self.row][self.up_column],
-            row=self.row,
-            up=self.up_column,
-            evs=evs,
-            ev_lost=max(0.0, correct_ev - chosen_ev),
-        )
+        return grade_decision(self._round.view(), chosen)
 
     def margin(self) -> float:
         """How far the best legal action's EV is ahead of the second best's."""
