@@ -25,9 +25,17 @@ from engine.grading import Grade, chart_cell, grade_decision
 from engine.round import Action, Phase, Round
 from engine.rules import Rules
 from engine.shoe import Shoe
-from engine.strategy import ActionEVs, strategy_for
+from engine.strategy import ROWS, ActionEVs, strategy_for
 
-__all__ = ["CLOSE_MARGIN", "MODES", "TRIVIAL_MARGIN", "Grade", "Situation", "deal_situation"]
+__all__ = [
+    "CLOSE_MARGIN",
+    "DRILLABLE_ROWS",
+    "MODES",
+    "TRIVIAL_MARGIN",
+    "Grade",
+    "Situation",
+    "deal_situation",
+]
 
 #: A situation whose right action beats every other by more than this many units is
 #: "trivial" (20 against 6: stand) and is mostly dealt around.
@@ -174,3 +182,15 @@ def deal_situation(
         if situation.is_trivial() and rng.random() >= keep_trivial:
             continue
         return situation
+
+
+def _drillable(rules: Rules, row: str) -> bool:
+    try:
+        return Situation.for_cell(rules, row, "2", random.Random(0)).is_decision
+    except ValueError:
+        return False
+
+
+#: The chart rows a two-card drill can be dealt in: all but hard 20 (two tens are a pair)
+#: and the 21s. A later decision of a practice round may fall in any row.
+DRILLABLE_ROWS: frozenset[str] = frozenset(row for row in ROWS if _drillable(Rules(), row))

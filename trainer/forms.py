@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -21,3 +23,83 @@ class AnswerForm(forms.Form):
             "invalid_choice": _("Choose an action."),
         },
     )
+
+
+SEAT_CHOICES = [
+    ("", _("Empty")),
+    ("you", _("You")),
+    ("easy", _("Easy bot")),
+    ("normal", _("Normal bot")),
+    ("hard", _("Hard bot")),
+]
+#: The table a new practice session offers: easy and normal bots before you, a hard bot after.
+DEFAULT_SEATS = {1: "easy", 2: "normal", 3: "you", 4: "hard"}
+SEATS = range(1, 8)
+
+
+class PracticeStartForm(forms.Form):
+    """A new practice table: rules, chips, and who sits in each of the seven seats."""
+
+    rules = forms.ChoiceField(label=_("Rules"), choices=[], initial="european")
+    bankroll = forms.TypedChoiceField(
+        label=_("Starting chips"), coerce=int, choices=[], initial=1000
+    )
+    hints = forms.BooleanField(
+        label=_("Hints: show the strategy's play before I act"), required=False
+    )
+    coach = forms.BooleanField(
+        label=_("Coach: stop me at a wrong play, and let me take it back"), required=False
+    )
+
+    def __init__(self, *args: Any, presets: list[str], bankrolls: tuple[int, ...],
+                 stacked_shoes: bool = False, **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(*args, **kwargs)
+        rules, bankroll = self.fields["rules"], self.fields["bankroll"]
+        assert isinstance(rules, forms.ChoiceField) and isinstance(bankroll, forms.ChoiceField)
+        rules.choices = [(name, name.title()) for name in presets]
+        bankroll.choices = [(amount, str(amount)) for amount in bankrolls]
+        for seat in SEATS:
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                label=_("Seat %(seat)s") % {"seat": seat},
+                choices=SEAT_CHOICES,
+                required=False,
+                initial=DEFAULT_SEATS.get(seat, ""),
+            )
+        if stacked_shoes:  # tests and demos only: see settings.PRACTICE_STACKED_SHOES
+            self.fields["shoe"] = forms.CharField(required=False)
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{seat}"] for seat in SEATS]
+
+    def seats(self) -> list[tuple[int, str]]:
+        """(seat, "you" or a bot tier) for every occupied seat."""
+        return [
+            (seat, self.cleaned_data[f"seat_{seat}"])
+            for seat in SEATS
+            if self.cleaned_data.get(f"seat_{seat}")
+        ]
+
+
+class TableForm(forms.Form):
+    """One request at the practice table, made from the table's version ``version``."""
+
+    OPS = ("chip", "clear", "deal", "act", "take_back", "end")
+    op = forms.ChoiceField(choices=[(op, op) for op in OPS])
+    version = forms.IntegerField(min_value=0)
+    action = forms.ChoiceField(choices=[(a.value, a.value) for a in Action], required=False)
+    chip = forms.IntegerField(min_value=1, required=False)
+    #: How many history lines the page already shows (the rest appear one by one).
+    seen = forms.IntegerField(min_value=0, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("op") == "act" and not data.get("action"):
+            raise forms.ValidationError(_("Choose an action."))
+        if data.get("op") == "chip" and not data.get("chip"):
+            raise forms.ValidationError(_("Choose a chip."))
+        return data
+
+
+class TableOptionsForm(forms.Form):
+    hints = forms.BooleanField(required=False)
+    coach = forms.BooleanField(required=False)

@@ -26,8 +26,9 @@ class Drill(models.Model):
     rules_version = models.CharField(max_length=20)
     #: Every rule field the drill was dealt and graded under (`Rules.to_json`).
     rules = models.JSONField(default=dict)
-    #: The player's two cards and the up card, as text ("10s 6h", "10d").
-    cards = models.CharField(max_length=12)
+    #: The player's cards and the up card, as text ("10s 6h", "10d"); a practice round's
+    #: later decisions hold more than two cards.
+    cards = models.CharField(max_length=48)
     up = models.CharField(max_length=4)
     #: The situation's chart cell ("hard 16", "10"), recorded with the answer.
     row = models.CharField(max_length=12, blank=True)
@@ -41,6 +42,10 @@ class Drill(models.Model):
     #: EV given up by the answer, in units of the initial bet (a statistic, not chips).
     ev_lost = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     response_ms = models.PositiveIntegerField(null=True, blank=True)
+    #: For a decision taken in a practice round (source "play"), that round.
+    practice_round = models.ForeignKey(
+        "PracticeRound", null=True, blank=True, on_delete=models.CASCADE, related_name="decisions"
+    )
 
     class Meta:
         indexes = [
@@ -74,3 +79,75 @@ class Preferences(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.rules_name}, {self.mode}"
+
+
+class PracticeSession(models.Model):
+    """A practice table of one player's: the engine's `Table` state, versioned.
+
+    ``state`` holds the shoe's order and the hole card, so it never leaves the server.
+    Every action is one transaction that moves ``version`` on by one, and only from the
+    version the request was made from: a stale or replayed request changes nothing.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    guest_token = models.CharField(max_length=40, blank=True)
+    rules_name = models.CharField(max_length=60)
+    rules_version = models.CharField(max_length=20)
+    #: The chips the player sat down with; the balance is these plus every round's net.
+    bankroll = models.PositiveIntegerField()
+    balance = models.IntegerField()
+    #: The bet the next deal takes (built with the chip buttons; kept between rounds).
+    next_bet = models.PositiveIntegerField(default=0)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    hints = models.BooleanField(default=False)
+    coach = models.BooleanField(default=False)
+    #: Coach mode: the wrong action held back for the player to take back or confirm.
+    held_action = models.CharField(max_length=16, blank=True)
+    #: The decision awaited has been graded (a mistake held back, then taken back or
+    #: confirmed): whatever is played there now is not graded again.
+    decision_graded = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    #: When the player's current decision was put to them (for response times).
+    changed_at = models.DateTimeField(auto_now=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-started_at"]),
+            models.Index(fields=["guest_token", "-started_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                name="practice_session_has_an_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"practice {self.pk} ({self.rules_name}): {self.balance} chips"
+
+
+class PracticeRound(models.Model):
+    """One round of a practice session, with its public history once it is over."""
+
+    session = models.ForeignKey(PracticeSession, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    bet = models.PositiveIntegerField()
+    #: The player's chips won (positive) or lost; None until the round is over.
+    net = models.IntegerField(null=True, blank=True)
+    balance_after = models.IntegerField(null=True, blank=True)
+    #: The round's events as a player at the table saw them (no shoe, no unseen card).
+    history = models.JSONField(default=list)
+    dealt_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="one_round_per_number"),
+        ]
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of practice {self.session_id}"

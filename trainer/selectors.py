@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import secrets
 
+from django.db.models import F
 from django.http import Http404, HttpRequest
 
 from engine.rules import PRESETS
 from engine.strategy import Strategy, strategy_for
-from trainer.models import Drill
+from trainer.models import Drill, PracticeSession
 from trainer.owners import Owner
 
 
@@ -38,5 +39,25 @@ def owner_of(request: HttpRequest) -> Owner:
 
 
 def latest_drill(owner: Owner) -> Drill | None:
-    """The owner's most recently issued drill, answered or not."""
-    return Drill.objects.filter(**owner.filter()).order_by("-issued_at", "-pk").first()
+    """The owner's most recently issued drill, answered or not (practice decisions aside)."""
+    return (
+        Drill.objects.filter(**owner.filter(), source=Drill.Source.DRILL)
+        .order_by("-issued_at", "-pk")
+        .first()
+    )
+
+
+def practice_session(owner: Owner, session_id: int) -> PracticeSession:
+    """One of the owner's practice sessions; anyone else's, or none, is a 404."""
+    session = PracticeSession.objects.filter(**owner.filter(), pk=session_id).first()
+    if session is None:
+        raise Http404("no such practice table")
+    return session
+
+
+def practice_sessions(owner: Owner, limit: int = 10) -> list[PracticeSession]:
+    """The owner's latest practice sessions, the open one (if any) first."""
+    sessions = PracticeSession.objects.filter(**owner.filter()).order_by(
+        F("ended_at").desc(nulls_first=True), "-started_at"
+    )
+    return list(sessions[:limit])

@@ -39,7 +39,9 @@ def situation_of(drill: Drill) -> Situation:
 
 def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> Drill:
     """The player's pending drill, or a new one dealt by the server."""
-    pending = Drill.objects.filter(**owner.filter(), answered_at__isnull=True).first()
+    pending = Drill.objects.filter(
+        **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
+    ).first()
     if pending is not None:
         return pending
     cell = next_cell(owner, rules.name) if mode == WEAK_SPOTS else None
@@ -60,7 +62,7 @@ def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> 
 
 def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
     """Grade and record an answer; a replayed or foreign one is refused and records nothing."""
-    drill = Drill.objects.filter(**owner.filter(), pk=drill_id).first()
+    drill = Drill.objects.filter(**owner.filter(), source=Drill.Source.DRILL, pk=drill_id).first()
     if drill is None:
         raise DrillRefused(_("That hand was not dealt to you."))
     try:

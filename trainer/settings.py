@@ -164,6 +164,10 @@ USE_TZ = True
 
 # The exact strategy analyses, kept on disk so that no request waits for one that any
 # process has already computed (`manage.py analyse_presets` fills it at deploy time).
+#: Lets the practice start form take a stacked shoe ("10s 9h …"): for browser tests and
+#: demos only, never in production (it would let a player choose the cards).
+PRACTICE_STACKED_SHOES = env_bool("DJANGO_PRACTICE_STACKED_SHOES", False)
+
 STRATEGY_CACHE_DIR = Path(
     os.environ.get("BLACKJACK_STRATEGY_CACHE") or BASE_DIR / ".cache" / "strategy"
 )

@@ -6,17 +6,18 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from trainer import services
+from trainer import practice, services
 from trainer.models import Preferences
 from trainer.preferences import SESSION_KEY
 from trainer.selectors import GUEST_KEY
 
 
 def adopt_guest_drills(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
-    """On log-in (sign-up logs in too), the guest's answers become the account's."""
+    """On log-in (sign-up logs in too), the guest's answers and tables become the account's."""
     token = request.session.pop(GUEST_KEY, None)
     if token:
         services.drills_adopt(guest_token=token, user_id=user.pk)
+        practice.practice_adopt(guest_token=token, user_id=user.pk)
     chosen = request.session.pop(SESSION_KEY, None)
     if chosen and not Preferences.objects.filter(user_id=user.pk).exists():
         Preferences.objects.create(user_id=user.pk, **chosen)

@@ -24,3 +24,6 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # way it does in development instead of warning that STATIC_ROOT is missing.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Browser tests deal practice rounds from stacked shoes.
+PRACTICE_STACKED_SHOES = True

@@ -12,6 +12,10 @@ trainer_patterns = [
     path("drill/", views.drill, name="drill"),
     path("drill/settings/", views.drill_settings, name="drill-settings"),
     path("progress/", views.progress, name="progress"),
+    path("practice/", views.practice_start, name="practice"),
+    path("practice/<int:session_id>/", views.table, name="table"),
+    path("practice/<int:session_id>/options/", views.table_options, name="table-options"),
+    path("practice/<int:session_id>/summary/", views.practice_summary, name="practice-summary"),
     path("chart/", views.chart, name="chart"),
     path("chart/<slug:preset>/", views.chart, name="chart"),
 ]

@@ -3,24 +3,30 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
 from engine.rules import PRESETS
-from trainer import selectors, services
+from engine.shoe import Shoe
+from trainer import practice, selectors, services
 from trainer.charts import ChartView
 from trainer.drills import DrillView
-from trainer.forms import AnswerForm
+from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
 from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.preferences import DrillSettings, SettingsForm, settings_of, settings_save
 from trainer.progress import progress_of
+from trainer.summary import SessionSummary
+from trainer.table_view import TableView
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -134,3 +140,110 @@ def chart(request: HtmxHttpRequest, preset: str = "european") -> HttpResponse:
         "chart": ChartView.of(strategy, NORMAL_CHART),
     }
     return render(request, "trainer/chart.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def practice_start(request: HtmxHttpRequest) -> HttpResponse:
+    """Sit down at a practice table: rules, chips, and who sits in each seat."""
+    owner = selectors.owner_of(request)
+    form = PracticeStartForm(
+        request.POST or None,
+        presets=list(PRESETS),
+        bankrolls=practice.BANKROLLS,
+        stacked_shoes=settings.PRACTICE_STACKED_SHOES,
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            session = practice.practice_start(
+                owner=owner,
+                rules=PRESETS[data["rules"]],
+                bankroll=data["bankroll"],
+                seats=[practice.SeatChoice(seat, tier) for seat, tier in form.seats()],
+                hints=data["hints"],
+                coach=data["coach"],
+                shoe=Shoe.stacked(data["shoe"]) if data.get("shoe") else None,
+            )
+        except practice.TableRefused as refused:
+            form.add_error(None, str(refused))
+        else:
+            return redirect("trainer:table", session_id=session.pk)
+    context = {"form": form, "sessions": selectors.practice_sessions(owner)}
+    return render(request, "trainer/practice.html", context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The practice table: bets, the player's decisions, the bots and the dealer."""
+    owner = selectors.owner_of(request)
+    session = selectors.practice_session(owner, session_id)
+    error: str | None = None
+    seen: int | None = None
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if not form.is_valid():
+            error = str(next(iter(form.errors.values()))[0])
+        else:
+            seen = form.cleaned_data["seen"]
+            try:
+                _table_request(owner, session.pk, form.cleaned_data)
+            except practice.TableMoved as moved:
+                error, seen = str(moved), None
+            except practice.TableRefused as refused:
+                error = str(refused)
+            else:
+                if form.cleaned_data["op"] == "end":
+                    summary = reverse("trainer:practice-summary", args=[session.pk])
+                    return (
+                        HttpResponseClientRedirect(summary) if request.htmx else redirect(summary)
+                    )
+        if not request.htmx and error is None:
+            return redirect("trainer:table", session_id=session.pk)  # POST/redirect/GET
+        session.refresh_from_db()
+    template = "trainer/table.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#table"
+    context = {"table": TableView.of(session, seen=seen), "error": error}
+    return render(request, template, context, status=400 if error and not request.htmx else 200)
+
+
+def _table_request(owner: Owner, session_id: int, data: dict[str, Any]) -> None:
+    version = data["version"]
+    op = data["op"]
+    if op in ("chip", "clear"):
+        chip = data["chip"] if op == "chip" else None
+        practice.practice_chip(owner=owner, session_id=session_id, version=version, chip=chip)
+    elif op == "deal":
+        practice.practice_deal(owner=owner, session_id=session_id, version=version)
+    elif op == "act":
+        practice.practice_act(
+            owner=owner, session_id=session_id, version=version, action=data["action"]
+        )
+    elif op == "take_back":
+        practice.practice_take_back(owner=owner, session_id=session_id, version=version)
+    else:
+        practice.practice_end(owner=owner, session_id=session_id, version=version)
+
+
+@require_POST
+def table_options(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Hints and coach mode on or off (they change nothing in the game)."""
+    owner = selectors.owner_of(request)
+    session = selectors.practice_session(owner, session_id)
+    form = TableOptionsForm(request.POST)
+    form.is_valid()  # two optional booleans: always valid
+    practice.practice_options(owner=owner, session_id=session.pk, **form.cleaned_data)
+    if request.htmx:
+        session.refresh_from_db()
+        context = {"table": TableView.of(session), "error": None}
+        return render(request, "trainer/table.html#table", context)
+    return redirect("trainer:table", session_id=session.pk)
+
+
+@require_GET
+def practice_summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """A session in numbers, its biggest mistakes, and every round as it was played."""
+    owner = selectors.owner_of(request)
+    session = selectors.practice_session(owner, session_id)
+    return render(request, "trainer/practice_summary.html", {"summary": SessionSummary.of(session)})

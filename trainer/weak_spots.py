@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from engine.drills import DRILLABLE_ROWS
 from trainer.models import Drill
 from trainer.owners import Owner
 
@@ -47,8 +48,12 @@ def next_cell(owner: Owner, rules_name: str, now: datetime | None = None) -> tup
     """The chart cell (row, up) to drill next, or None when no cell is due."""
     now = now or timezone.now()
     answers = (
-        Drill.objects.filter(**owner.filter(), rules_name=rules_name, answered_at__isnull=False)
-        .exclude(row="")
+        Drill.objects.filter(
+            **owner.filter(),
+            rules_name=rules_name,
+            answered_at__isnull=False,
+            row__in=DRILLABLE_ROWS,  # a practice round's insurance or hard 20 cannot be dealt
+        )
         .order_by("-answered_at")
         .values_list("row", "up_column", "action", "correct_action", "ev_lost", "answered_at")[
             :HISTORY

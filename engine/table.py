@@ -1,0 +1,252 @@
+"""A practice table: the player's seat among bot seats, round after round from one shoe.
+
+The table owns what lasts between rounds — the shoe, everyone's chips, the seats and the
+limits — and runs the bots: after the deal and after each of the player's decisions it
+plays every bot decision up to the player's next turn or the end of the round, so a
+caller only ever waits on the player.
+
+>>> from engine.rules import EUROPEAN
+>>> from engine.shoe import Shoe
+>>> table = Table.new(EUROPEAN, player_seat=2, bots=[BotSeat(1, "easy")], bankroll=100,
+...                   shoe=Shoe.stacked("10s 10h 6d 6c 7s 10d 2d 9h"))
+>>> table.deal(20)
+>>> table.round.turn   # the easy bot in seat 1 hit its 16 (the 2d) and stood on 18
+Turn(seat=2, hand=0, owner='player')
+>>> table.act("stand")   # the dealer turns 16 and busts with the 9h
+>>> table.balances, table.round.phase.value
+({'player': 120, 'bot 1': 110}, 'settled')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.bots import BOTS
+from engine.errors import IllegalActionError, StateError
+from engine.round import Action, Chips, Phase, Round
+from engine.rules import Rules
+from engine.shoe import Shoe
+from engine.view import PlayerView
+
+__all__ = ["PLAYER", "TIERS", "BotSeat", "Limits", "Table", "bot_owner"]
+
+#: The owner name of the player's seat and chips.
+PLAYER = "player"
+TIERS: tuple[str, ...] = ("easy", "normal", "hard")
+_OVER = (Phase.SETTLED, Phase.VOIDED)
+
+
+def bot_owner(seat: int) -> str:
+    """The owner name of a bot's seat and chips."""
+    return f"bot {seat}"
+
+
+@dataclass(frozen=True)
+class BotSeat:
+    seat: int
+    tier: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Table limits. Bets go in steps of ``step`` chips, so that every payout (3:2, half
+    back on surrender, half-bet insurance) is a whole number of chips when step is even."""
+
+    minimum: int = 10
+    maximum: int = 500
+    step: int = 10
+
+    def check(self, bet: object, balance: Chips) -> int:
+        """The bet if it is allowed, else `IllegalActionError` saying why."""
+        if type(bet) is not int or bet <= 0:
+            raise IllegalActionError("a bet is a whole number of chips above zero")
+        if bet < self.minimum:
+            raise IllegalActionError(f"the table minimum is {self.minimum} chips")
+        if bet > self.maximum:
+            raise IllegalActionError(f"the table maximum is {self.maximum} chips")
+        if bet % self.step:
+            raise IllegalActionError(f"bets go in steps of {self.step} chips")
+        if bet > balance:
+            raise IllegalActionError("that bet is more than your balance")
+        return bet
+
+
+class Table:
+    """The state of one practice table between and during rounds (see the module doc).
+
+    ``balances`` is shared with the current round, which takes bets from it and pays
+    settlements into it, so the ledger is the round's own.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        shoe: Shoe,
+        *,
+        player_seat: int,
+        bots: Iterable[BotSeat],
+        balances: dict[str, Chips],
+        bot_bankroll: int,
+        limits: Limits,
+        current: Round | None = None,
+    ) -> None:
+        self.rules = rules
+        self.shoe = shoe
+        self.player_seat = player_seat
+        self.bots = tuple(sorted(bots, key=lambda bot: bot.seat))
+        self.balances = balances
+        #: What a bot that cannot cover the minimum buys in again with.
+        self.bot_bankroll = bot_bankroll
+        self.limits = limits
+        #: The round in play, or the last one played (kept to show its result).
+        self.round = current
+        self._check_seats()
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        *,
+        player_seat: int = 1,
+        bots: Iterable[BotSeat] = (),
+        bankroll: int = 1000,
+        limits: Limits = Limits(),
+        shoe: Shoe | None = None,
+        rng: random.Random | None = None,
+    ) -> Table:
+        """A table with a fresh shoe (shuffled with the system CSPRNG unless ``rng`` is
+        given), the player and every bot starting with ``bankroll`` chips."""
+        bots = tuple(bots)
+        if type(bankroll) is not int or bankroll < limits.minimum:
+            raise IllegalActionError(f"the bankroll must be at least {limits.minimum} chips")
+        balances: dict[str, Chips] = {PLAYER: bankroll}
+        balances.update({bot_owner(bot.seat): bankroll for bot in bots})
+        return cls(
+            rules,
+            shoe if shoe is not None else Shoe.for_rules(rules, rng),
+            player_seat=player_seat,
+            bots=bots,
+            balances=balances,
+            bot_bankroll=bankroll,
+            limits=limits,
+        )
+
+    def _check_seats(self) -> None:
+        seats = [self.player_seat, *(bot.seat for bot in self.bots)]
+        if any(not 1 <= seat <= self.rules.max_seats for seat in seats):
+            raise IllegalActionError(f"seats are numbered 1 to {self.rules.max_seats}")
+        if len(set(seats)) != len(seats):
+            raise IllegalActionError("two players cannot share a seat")
+        for bot in self.bots:
+            if bot.tier not in TIERS:
+                raise IllegalActionError(f"no bot tier {bot.tier!r}: choose {', '.join(TIERS)}")
+
+    # Play ------------------------------------------------------------------------------
+
+    @property
+    def in_play(self) -> bool:
+        """A round is dealt and not yet over."""
+        return self.round is not None and self.round.phase not in _OVER
+
+    @property
+    def players_turn(self) -> bool:
+        """The round waits on a decision of the player's."""
+        return self.in_play and self.round is not None and self.round.turn is not None
+
+    def deal(self, bet: int) -> None:
+        """Take everyone's bets and deal a round; the bots then play up to the player."""
+        if self.in_play:
+            raise IllegalActionError("finish this round before the next deal")
+        self.limits.check(bet, self.balances[PLAYER])
+        rnd = Round(self.rules, self.shoe, balances=self.balances)
+        for bot in self.bots:
+            owner = bot_owner(bot.seat)
+            if self.balances.get(owner, 0) < self.limits.minimum:
+                self.balances[owner] = self.bot_bankroll  # a broke bot buys in again
+            rnd.place_bet(seat=bot.seat, amount=self.limits.minimum, owner=owner)
+        rnd.place_bet(seat=self.player_seat, amount=bet, owner=PLAYER)
+        rnd.start()
+        self.round = rnd
+        self._play_bots()
+
+    def view(self) -> PlayerView:
+        """The player's view of the decision awaited from them."""
+        if not self.players_turn or self.round is None:
+            raise IllegalActionError(self._why_not_your_turn())
+        return self.round.view()
+
+    def act(self, action: Action | str) -> None:
+        """The player's decision; then the bots and the dealer play on up to the next one.
+
+        An action out of turn or not legal raises `IllegalActionError` and changes nothing.
+        """
+        if not self.players_turn or self.round is None:
+            raise IllegalActionError(self._why_not_your_turn())
+        self.round.play(action, seat=self.player_seat)
+        self._play_bots()
+
+    def _why_not_your_turn(self) -> str:
+        if self.round is None or not self.in_play:
+            return "no round is in play: place a bet and deal"
+        return "it is not your turn"
+
+    def _play_bots(self) -> None:
+        rnd = self.round
+        assert rnd is not None
+        tiers = {bot.seat: BOTS[bot.tier] for bot in self.bots}
+        while (turn := rnd.turn) is not None and turn.owner != PLAYER:
+            rnd.play(tiers[turn.seat](rnd.view()))
+
+    # State -----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole table as JSON values, shoe included: server-side state only."""
+        data: dict[str, Any] = {
+            "player_seat": self.player_seat,
+            "bots": [[bot.seat, bot.tier] for bot in self.bots],
+            "bot_bankroll": self.bot_bankroll,
+            "limits": [self.limits.minimum, self.limits.maximum, self.limits.step],
+        }
+        if self.round is not None:
+            # The round carries the rules, the shoe and the balances it shares with us.
+            data["round"] = self.round.to_json()
+        else:
+            data["rules"] = self.rules.to_json()
+            data["shoe"] = self.shoe.to_json()
+            data["balances"] = dict(self.balances)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, rng: random.Random | None = None) -> Table:
+        """The inverse of `to_json`; the shoe's RNG is not state and is given anew."""
+        try:
+            current = Round.from_json(data["round"], rng=rng) if "round" in data else None
+            if current is not None:
+                rules, shoe, balances = current.rules, current.shoe, current.balances
+            else:
+                rules = Rules.from_json(data["rules"])
+                shoe = Shoe.from_json(data["shoe"], rng=rng)
+                balances = {str(owner): int(v) for owner, v in data["balances"].items()}
+            if balances is None:
+                raise ValueError("a table's round keeps balances")
+            minimum, maximum, step = (int(v) for v in data["limits"])
+            return cls(
+                rules,
+                shoe,
+                player_seat=int(data["player_seat"]),
+                bots=[BotSeat(int(seat), str(tier)) for seat, tier in data["bots"]],
+                balances=balances,
+                bot_bankroll=int(data["bot_bankroll"]),
+                limits=Limits(minimum, maximum, step),
+                current=current,
+            )
+        except (KeyError, TypeError, ValueError, IllegalActionError) as error:
+            raise StateError(f"not a valid table: {error}") from None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Table) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]

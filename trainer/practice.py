@@ -1,0 +1,360 @@
+"""Practice sessions: the practice table's use cases, each one transaction.
+
+A session keeps the engine's `Table` as JSON with a version number. Every change loads
+it, lets the engine decide, and writes it back with one conditional UPDATE from the
+version the request was made from, so of two racing or replayed requests exactly one
+takes effect and the other changes nothing (its transaction rolls back whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, get_args
+
+from django.db import transaction
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine.cards import Card
+from engine.errors import IllegalActionError
+from engine.events import Event
+from engine.grading import Grade, grade_decision
+from engine.round import Phase
+from engine.rules import Rules
+from engine.shoe import Shoe
+from engine.table import PLAYER, BotSeat, Table
+from engine.view import PlayerView
+from trainer.models import Drill, PracticeRound, PracticeSession
+from trainer.owners import Owner
+
+__all__ = [
+    "BANKROLLS",
+    "CHIPS",
+    "SeatChoice",
+    "TableMoved",
+    "TableRefused",
+    "history_from_json",
+    "history_to_json",
+    "practice_act",
+    "practice_adopt",
+    "practice_chip",
+    "practice_deal",
+    "practice_end",
+    "practice_options",
+    "practice_start",
+    "practice_take_back",
+    "session_totals",
+]
+
+#: The chip buttons' values; the table's bets go in steps of the smallest.
+CHIPS: tuple[int, ...] = (10, 50, 100, 500)
+BANKROLLS: tuple[int, ...] = (500, 1000, 5000)
+
+
+class TableRefused(Exception):
+    """A request the table cannot take; its message is fit to show the player."""
+
+
+class TableMoved(TableRefused):
+    """The request was made from an older state of the table (another tab, a replay)."""
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """Who sits where at the start: the player, or a bot of a tier."""
+
+    seat: int
+    tier: str  # "you" for the player
+
+
+def practice_start(
+    *,
+    owner: Owner,
+    rules: Rules,
+    bankroll: int,
+    seats: Sequence[SeatChoice],
+    hints: bool = False,
+    coach: bool = False,
+    shoe: Shoe | None = None,
+) -> PracticeSession:
+    """Sit down at a new table; a session still open is ended first (one table at a time).
+
+    ``shoe`` is for tests and demos only (a stacked shoe); by default the shoe is shuffled
+    with the system CSPRNG.
+    """
+    players = [choice.seat for choice in seats if choice.tier == "you"]
+    if len(players) != 1:
+        raise TableRefused(_("Choose exactly one seat for yourself."))
+    bots = [BotSeat(choice.seat, choice.tier) for choice in seats if choice.tier != "you"]
+    try:
+        table = Table.new(rules, player_seat=players[0], bots=bots, bankroll=bankroll, shoe=shoe)
+    except IllegalActionError as error:
+        raise TableRefused(_refusal(error)) from None
+    with transaction.atomic():
+        PracticeSession.objects.filter(**owner.filter(), ended_at__isnull=True).update(
+            ended_at=timezone.now()
+        )
+        return PracticeSession.objects.create(
+            user_id=owner.user_id,
+            guest_token="" if owner.user_id is not None else owner.guest_token,
+            rules_name=rules.name,
+            rules_version=rules.version,
+            bankroll=bankroll,
+            balance=bankroll,
+            next_bet=table.limits.minimum,
+            state=table.to_json(),
+            hints=hints,
+            coach=coach,
+        )
+
+
+def practice_chip(*, owner: Owner, session_id: int, version: int, chip: int | None) -> None:
+    """Add a chip to the next bet (``None`` clears it); never past the limit or balance."""
+
+    def change(session: PracticeSession, table: Table) -> None:
+        if table.in_play:
+            raise TableRefused(_("Bets are closed until this round is over."))
+        if chip is None:
+            session.next_bet = 0
+            return
+        if chip not in CHIPS:
+            raise TableRefused(_("There is no such chip."))
+        bet = session.next_bet + chip
+        if bet > table.limits.maximum:
+            raise TableRefused(
+                _("The table maximum is %(maximum)s chips.") % {"maximum": table.limits.maximum}
+            )
+        if bet > session.balance:
+            raise TableRefused(_("That bet is more than your balance."))
+        session.next_bet = bet
+
+    _change(owner, session_id, version, change)
+
+
+def practice_deal(*, owner: Owner, session_id: int, version: int) -> None:
+    """Deal a round at the next bet; the bots play up to the player's first decision."""
+
+    def change(session: PracticeSession, table: Table) -> None:
+        table.deal(session.next_bet)
+        number = PracticeRound.objects.filter(session=session).count() + 1
+        record = PracticeRound.objects.create(session=session, number=number, bet=session.next_bet)
+        _close_round_if_over(session, table, record)
+
+    _change(owner, session_id, version, change)
+
+
+def practice_act(*, owner: Owner, session_id: int, version: int, action: str) -> None:
+    """Take the player's decision, graded against the hard tier and recorded (source play).
+
+    In coach mode a wrong decision is held back instead of played: it is recorded as the
+    mistake it is, and the player may take it back or play it anyway. A decision point is
+    graded once: neither the confirmed mistake nor its replacement is graded again.
+    """
+
+    def change(session: PracticeSession, table: Table) -> None:
+        view = table.view()
+        record = _current_round(session)
+        if session.decision_graded:
+            session.decision_graded = False
+            session.held_action = ""
+        else:
+            grade = grade_decision(view, action)
+            _record_decision(session, table, record, view, grade)
+            if session.coach and not grade.is_correct:
+                session.held_action = grade.chosen.value
+                session.decision_graded = True
+                return
+        table.act(action)
+        _close_round_if_over(session, table, record)
+
+    _change(owner, session_id, version, change)
+
+
+def practice_take_back(*, owner: Owner, session_id: int, version: int) -> None:
+    """Coach mode: drop the held-back mistake (it stays recorded) and decide again."""
+
+    def change(session: PracticeSession, table: Table) -> None:
+        if not session.held_action:
+            raise TableRefused(_("There is no decision to take back."))
+        session.held_action = ""  # still graded: the next action here is played ungraded
+
+    _change(owner, session_id, version, change)
+
+
+def practice_options(*, owner: Owner, session_id: int, hints: bool, coach: bool) -> None:
+    """Turn hints and coach mode on or off; they change no game state, so any version."""
+    session = _owned(owner, session_id)
+    PracticeSession.objects.filter(pk=session.pk).update(hints=hints, coach=coach)
+
+
+def practice_end(*, owner: Owner, session_id: int, version: int) -> None:
+    """End the session; a round in play must be finished first."""
+
+    def change(session: PracticeSession, table: Table) -> None:
+        if table.in_play:
+            raise TableRefused(_("Finish this round before you leave the table."))
+        session.ended_at = timezone.now()
+
+    _change(owner, session_id, version, change)
+
+
+def practice_adopt(*, guest_token: str, user_id: int) -> int:
+    """Give a guest's practice sessions to the account they signed up or logged in as."""
+    return PracticeSession.objects.filter(user__isnull=True, guest_token=guest_token).update(
+        user_id=user_id, guest_token=""
+    )
+
+
+# The one way a session changes ---------------------------------------------------------
+
+
+def _owned(owner: Owner, session_id: int) -> PracticeSession:
+    session = PracticeSession.objects.filter(**owner.filter(), pk=session_id).first()
+    if session is None:
+        raise TableRefused(_("That table is not yours."))
+    return session
+
+
+def _change(
+    owner: Owner,
+    session_id: int,
+    version: int,
+    change: Callable[[PracticeSession, Table], None],
+) -> None:
+    with transaction.atomic():
+        session = _owned(owner, session_id)
+        if session.ended_at is not None:
+            raise TableRefused(_("This session is over; start a new one."))
+        if session.version != version:
+            raise TableMoved(_("The table had moved on (another tab?): here it is now."))
+        table = Table.from_json(session.state)
+        try:
+            change(session, table)
+        except IllegalActionError as error:
+            raise TableRefused(_refusal(error)) from None
+        balance = table.balances[PLAYER]
+        if type(balance) is not int:  # bets in steps of 10 keep every payout whole
+            raise AssertionError(f"a balance of {balance!r} chips is not whole")
+        updated = PracticeSession.objects.filter(pk=session.pk, version=version).update(
+            state=table.to_json(),
+            version=version + 1,
+            balance=balance,
+            next_bet=session.next_bet,
+            held_action=session.held_action,
+            decision_graded=session.decision_graded,
+            ended_at=session.ended_at,
+            changed_at=timezone.now(),
+        )
+        if not updated:  # a racing request took this version first: undo everything
+            raise TableMoved(_("The table had moved on (another tab?): here it is now."))
+
+
+def _refusal(error: IllegalActionError) -> str:
+    """The engine's reason, in a sentence the page can show."""
+    reason = str(error)
+    return _("Not allowed: %(reason)s.") % {"reason": reason[:1].upper() + reason[1:]}
+
+
+def _current_round(session: PracticeSession) -> PracticeRound:
+    """The round in play (the view has checked that one is)."""
+    return PracticeRound.objects.filter(session=session).latest("number")
+
+
+def _record_decision(
+    session: PracticeSession, table: Table, record: PracticeRound, view: PlayerView, grade: Grade
+) -> None:
+    now = timezone.now()
+    Drill.objects.create(
+        user_id=session.user_id,
+        guest_token=session.guest_token,
+        rules_name=session.rules_name,
+        rules_version=session.rules_version,
+        rules=table.rules.to_json(),
+        cards=" ".join(str(card) for card in view.hand),
+        up=str(view.up_card),
+        row=grade.row,
+        up_column=grade.up,
+        source=Drill.Source.PLAY,
+        practice_round=record,
+        answered_at=now,
+        action=grade.chosen.value,
+        correct_action=grade.correct.value,
+        correct_code=grade.code,
+        ev_lost=Decimal(f"{grade.ev_lost:.6f}"),
+        response_ms=max(0, int((now - session.changed_at).total_seconds() * 1000)),
+    )
+
+
+def _close_round_if_over(session: PracticeSession, table: Table, record: PracticeRound) -> None:
+    """Once the round is over: its net and history go on record, and the next bet is
+    brought within the balance."""
+    rnd = table.round
+    if rnd is None or rnd.phase not in (Phase.SETTLED, Phase.VOIDED):
+        return
+    record.net = int(rnd.net(PLAYER))
+    record.balance_after = int(table.balances[PLAYER])
+    record.history = history_to_json(rnd.history())
+    record.save(update_fields=["net", "balance_after", "history"])
+    balance = int(table.balances[PLAYER])
+    step = table.limits.step
+    session.next_bet = min(session.next_bet, balance - balance % step, table.limits.maximum)
+
+
+_EVENTS: dict[str, type[Event]] = {kind.__name__: kind for kind in get_args(Event)}
+_CARD_FIELDS = {"card", "shown"}
+_CHIP_FIELDS = {"staked", "returned", "units"}
+
+
+def history_to_json(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """A round's public events as plain JSON: cards as text, chips exact ("15", "45/2")."""
+    stored = []
+    for event in events:
+        data: dict[str, Any] = {"event": type(event).__name__}
+        for field in fields(event):
+            value = getattr(event, field.name)
+            plain = value is None or isinstance(value, (bool, int, str))
+            data[field.name] = value if plain and field.name not in _CHIP_FIELDS else str(value)
+        stored.append(data)
+    return stored
+
+
+def history_from_json(stored: Sequence[dict[str, Any]]) -> list[Event]:
+    """The inverse of `history_to_json`."""
+    events = []
+    for data in stored:
+        values = {}
+        for name, value in data.items():
+            if name in _CARD_FIELDS and value is not None:
+                value = Card.parse(value)
+            elif name in _CHIP_FIELDS:
+                value = _whole(Fraction(value))
+            values[name] = value
+        events.append(_EVENTS[values.pop("event")](**values))
+    return events
+
+
+def _whole(value: Fraction) -> int | Fraction:
+    return int(value) if value.denominator == 1 else value
+
+
+def session_totals(session: PracticeSession) -> dict[str, Any]:
+    """Rounds, net chips, decisions, accuracy and EV given up over the session."""
+    rounds = session.rounds.exclude(net__isnull=True).aggregate(count=Count("id"), net=Sum("net"))
+    counted = Drill.objects.filter(practice_round__session=session).aggregate(
+        count=Count("id"),
+        right=Count("id", filter=Q(action=F("correct_action"))),
+        lost=Sum("ev_lost"),
+    )
+    count, right = counted["count"], counted["right"]
+    return {
+        "rounds": rounds["count"] or 0,
+        "net": rounds["net"] or 0,
+        "decisions": count,
+        "right": right,
+        "accuracy": right / count if count else None,
+        "ev_lost": float(counted["lost"] or 0),
+    }

@@ -1,0 +1,149 @@
+"""A practice session as its summary page shows it: the numbers, the biggest mistakes,
+and every round as it was played, each of the player's decisions graded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+
+from engine.cards import Card
+from engine.events import CardDealt, Event, HandSplit, StakeSettled
+from engine.round import Action
+from engine.table import Table
+from trainer.drills import CardFace
+from trainer.models import Drill, PracticeSession
+from trainer.practice import history_from_json, session_totals
+from trainer.table_view import BUTTONS, RESULT_LABELS, dealer_cards, history_lines, seat_names
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One of the player's decisions, graded."""
+
+    cards: tuple[CardFace, ...]
+    up: CardFace
+    chosen: Promise
+    correct: Promise
+    code: str
+    is_correct: bool
+    ev_lost: float
+    round_number: int | None
+
+    @classmethod
+    def of(cls, drill: Drill, round_number: int | None = None) -> Decision:
+        return cls(
+            cards=tuple(CardFace.of(Card.parse(text)) for text in drill.cards.split()),
+            up=CardFace.of(Card.parse(drill.up)),
+            chosen=BUTTONS[Action(drill.action)][0],
+            correct=BUTTONS[Action(drill.correct_action)][0],
+            code=drill.correct_code,
+            is_correct=drill.action == drill.correct_action,
+            ev_lost=float(drill.ev_lost or 0),
+            round_number=round_number,
+        )
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    cards: tuple[CardFace, ...]
+    result: Promise | str
+    net: int
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    number: int
+    bet: int
+    net: int | None
+    balance_after: int | None
+    dealer: tuple[CardFace | None, ...]
+    dealer_total: int | None
+    hands: tuple[PlayedHand, ...]
+    lines: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    id: int
+    rules_label: str
+    ended: bool
+    bankroll: int
+    balance: int
+    totals: dict[str, Any]
+    mistakes: tuple[Decision, ...]
+    rounds: tuple[RoundRecord, ...]
+
+    @classmethod
+    def of(cls, session: PracticeSession) -> SessionSummary:
+        table = Table.from_json(session.state)
+        names = seat_names(table)
+        decisions: dict[int, list[Decision]] = {}
+        drills = Drill.objects.filter(practice_round__session=session).select_related(
+            "practice_round"
+        )
+        by_cost = []
+        for drill in drills.order_by("pk"):
+            assert drill.practice_round is not None
+            decision = Decision.of(drill, drill.practice_round.number)
+            decisions.setdefault(drill.practice_round.number, []).append(decision)
+            if not decision.is_correct:
+                by_cost.append(decision)
+        by_cost.sort(key=lambda decision: -decision.ev_lost)
+        rounds = []
+        for record in session.rounds.all():
+            events = history_from_json(record.history)
+            dealer, dealer_total = dealer_cards(events)
+            rounds.append(
+                RoundRecord(
+                    number=record.number,
+                    bet=record.bet,
+                    net=record.net,
+                    balance_after=record.balance_after,
+                    dealer=dealer,
+                    dealer_total=dealer_total,
+                    hands=_played_hands(events, table.player_seat),
+                    lines=tuple(history_lines(events, names)),
+                    decisions=tuple(decisions.get(record.number, ())),
+                )
+            )
+        return cls(
+            id=session.pk,
+            rules_label=table.rules.label,
+            ended=session.ended_at is not None,
+            bankroll=session.bankroll,
+            balance=session.balance,
+            totals=session_totals(session),
+            mistakes=tuple(by_cost[:5]),
+            rounds=tuple(reversed(rounds)),
+        )
+
+
+def _played_hands(events: list[Event], seat: int) -> tuple[PlayedHand, ...]:
+    """The seat's hands as they ended, replayed from the history (splits included)."""
+    hands: list[list[Card]] = []
+    for event in events:
+        if isinstance(event, CardDealt) and event.seat == seat and event.card is not None:
+            while len(hands) <= event.hand:
+                hands.append([])
+            hands[event.hand].append(event.card)
+        elif isinstance(event, HandSplit) and event.seat == seat:
+            first, second = hands[event.hand]
+            hands[event.hand : event.hand + 1] = [[first], [second]]
+    results = {
+        event.hand: event
+        for event in events
+        if isinstance(event, StakeSettled) and event.seat == seat and event.kind == "hand"
+    }
+    return tuple(
+        PlayedHand(
+            cards=tuple(CardFace.of(card) for card in cards),
+            result=RESULT_LABELS.get(results[index].result, results[index].result)
+            if index in results
+            else "",
+            net=int(results[index].returned - results[index].staked) if index in results else 0,
+        )
+        for index, cards in enumerate(hands)
+    )
