@@ -59,6 +59,16 @@ class Limits:
     maximum: int = 500
     step: int = 10
 
+    def __post_init__(self) -> None:
+        if not (
+            0 < self.step <= self.minimum <= self.maximum
+            and self.step % 2 == 0
+            and self.minimum % self.step == 0
+        ):
+            raise IllegalActionError(
+                "table limits need an even step that divides a minimum of at most the maximum"
+            )
+
     def check(self, bet: object, balance: Chips) -> int:
         """The bet if it is allowed, else `IllegalActionError` saying why."""
         if type(bet) is not int or bet <= 0:
@@ -136,7 +146,7 @@ class Table:
 
     def _check_seats(self) -> None:
         seats = [self.player_seat, *(bot.seat for bot in self.bots)]
-        if any(not 1 <= seat <= self.rules.max_seats for seat in seats):
+        if any(type(seat) is not int or not 1 <= seat <= self.rules.max_seats for seat in seats):
             raise IllegalActionError(f"seats are numbered 1 to {self.rules.max_seats}")
         if len(set(seats)) != len(seats):
             raise IllegalActionError("two players cannot share a seat")
@@ -230,8 +240,8 @@ class Table:
                 rules = Rules.from_json(data["rules"])
                 shoe = Shoe.from_json(data["shoe"], rng=rng)
                 balances = {str(owner): int(v) for owner, v in data["balances"].items()}
-            if balances is None:
-                raise ValueError("a table's round keeps balances")
+            if balances is None or PLAYER not in balances:
+                raise ValueError("a table keeps the player's balance")
             minimum, maximum, step = (int(v) for v in data["limits"])
             return cls(
                 rules,
@@ -243,7 +253,7 @@ class Table:
                 limits=Limits(minimum, maximum, step),
                 current=current,
             )
-        except (KeyError, TypeError, ValueError, IllegalActionError) as error:
+        except (AttributeError, KeyError, TypeError, ValueError, IllegalActionError) as error:
             raise StateError(f"not a valid table: {error}") from None
 
     def __eq__(self, other: object) -> bool:
