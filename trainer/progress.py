@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from django.db.models import Count, F, Q, Sum
-from django.db.models.functions import TruncDate
+from django.db.models.functions import TruncDate, TruncWeek
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +18,12 @@ from trainer.models import Drill
 from trainer.owners import Owner
 
 KINDS: dict[str, Promise] = {"hard": _("Hard totals"), "soft": _("Soft totals"), "pair": _("Pairs")}
+SOURCES: dict[str, Promise] = {
+    Drill.Source.DRILL: _("Drills"),
+    Drill.Source.PLAY: _("Practice rounds"),
+}
+#: The accuracy line's periods: a point a day, or a point a week (from Monday).
+PERIODS = {"day": TruncDate, "week": TruncWeek}
 #: How far back the streak is looked for (a longer one shows as "at least").
 STREAK_WINDOW = 500
 
@@ -77,26 +83,37 @@ class Line:
 @dataclass(frozen=True)
 class Progress:
     total: Tally
+    period: str
     days: tuple[DayPoint, ...]
     line: Line
     kinds: tuple[tuple[Promise, Tally], ...]
+    sources: tuple[tuple[Promise, Tally], ...]
     streak: int
     weakest: tuple[tuple[str, str, Tally], ...]
     heat_rows: tuple[tuple[str, tuple[HeatCell, ...]], ...]
     up_cards: tuple[str, ...]
 
 
-def progress_of(owner: Owner) -> Progress:
-    """Every figure of the progress page, in three queries whatever the history's length."""
+def progress_of(owner: Owner, period: str = "day") -> Progress:
+    """Every figure of the progress page, in three queries whatever the history's length.
+
+    Drill answers and practice-round decisions count alike; ``period`` is "day" or "week".
+    """
     answered = Drill.objects.filter(**owner.filter(), answered_at__isnull=False)
     right = Count("pk", filter=Q(action=F("correct_action")))
-    days = tuple(
-        DayPoint(row["day"], Tally(row["n"], row["right"], float(row["lost"] or 0)))
-        for row in answered.annotate(day=TruncDate("answered_at"))
-        .values("day")
+    by_period: dict[date, list[Tally]] = {}
+    by_source: dict[str, list[Tally]] = {}
+    for row in (
+        answered.annotate(day=PERIODS[period]("answered_at"))
+        .values("day", "source")
         .annotate(n=Count("pk"), right=right, lost=Sum("ev_lost"))
         .order_by("day")
-    )
+    ):
+        tally = Tally(row["n"], row["right"], float(row["lost"] or 0))
+        day = row["day"].date() if isinstance(row["day"], datetime) else row["day"]
+        by_period.setdefault(day, []).append(tally)
+        by_source.setdefault(row["source"], []).append(tally)
+    days = tuple(DayPoint(day, _sum(tallies)) for day, tallies in by_period.items())
     cells = {
         (row["row"], row["up_column"]): Tally(row["n"], row["right"], float(row["lost"] or 0))
         for row in answered.filter(rules_name=EUROPEAN.name)
@@ -111,11 +128,17 @@ def progress_of(owner: Owner) -> Progress:
         streak += 1
     return Progress(
         total=_sum(point.tally for point in days),
+        period=period,
         days=days,
         line=Line.of(days),
         kinds=tuple(
             (title, _sum(t for (row, _up), t in cells.items() if row.startswith(kind)))
             for kind, title in KINDS.items()
+        ),
+        sources=tuple(
+            (title, _sum(by_source[source]))
+            for source, title in SOURCES.items()
+            if source in by_source
         ),
         streak=streak,
         weakest=tuple(

@@ -24,7 +24,7 @@ from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptions
 from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.preferences import DrillSettings, SettingsForm, settings_of, settings_save
-from trainer.progress import progress_of
+from trainer.progress import PERIODS, progress_of
 from trainer.summary import SessionSummary
 from trainer.table_view import TableView
 
@@ -113,7 +113,10 @@ def _drill_context(drill: Drill, chosen: DrillSettings, form: SettingsForm) -> d
 def progress(request: HtmxHttpRequest) -> HttpResponse:
     """How the player is doing: accuracy over time, by kind of hand, and cell by cell."""
     owner = selectors.owner_of(request)
-    return render(request, "trainer/progress.html", {"progress": progress_of(owner)})
+    period = request.GET.get("by", "day")
+    if period not in PERIODS:
+        period = "day"
+    return render(request, "trainer/progress.html", {"progress": progress_of(owner, period)})
 
 
 @require_http_methods(["GET", "POST"])

@@ -97,3 +97,36 @@ def test_the_progress_page_reads_in_a_few_queries(
         answered(ann, "hard 16", "10", right=day % 3 != 0, days_ago=day)
     with django_assert_max_num_queries(5):
         client.get(URL)
+
+
+def test_a_week_is_one_point_of_the_line(client: Client, ann: User) -> None:
+    # Three answers in one ISO week (Monday to Wednesday of a fixed week) and one a week
+    # later: two points by week, three by day.
+    monday = timezone.now().replace(year=2026, month=11, day=16, hour=12)
+    for offset, right in ((0, True), (1, False), (2, True), (7, True)):
+        drill = answered(ann, "hard 16", "10", right=right)
+        Drill.objects.filter(pk=drill.pk).update(answered_at=monday + timedelta(days=offset))
+    weekly = client.get(URL, {"by": "week"}).context["progress"]
+    assert [(p.day.isoformat(), p.tally.answered, p.tally.correct) for p in weekly.days] == [
+        ("2026-11-16", 3, 2),
+        ("2026-11-23", 1, 1),
+    ]
+    assert len(client.get(URL).context["progress"].days) == 4
+    assertContains(client.get(URL, {"by": "week"}), "Accuracy by week")
+    assert client.get(URL, {"by": "year"}).context["progress"].period == "day"
+
+
+def test_drills_and_practice_decisions_are_counted_apart_and_together(
+    client: Client, ann: User
+) -> None:
+    answered(ann, "hard 16", "10", right=True)
+    Drill.objects.filter(pk=answered(ann, "hard 12", "3", right=False).pk).update(source="play")
+    Drill.objects.filter(pk=answered(ann, "hard 12", "2", right=True).pk).update(source="play")
+    progress = client.get(URL).context["progress"]
+    assert [(str(title), t.answered, t.correct) for title, t in progress.sources] == [
+        ("Drills", 1, 1),
+        ("Practice rounds", 2, 1),
+    ]
+    assert progress.total.answered == 3
+    heat = {(row, cell.up): cell.tally for row, cells in progress.heat_rows for cell in cells}
+    assert heat["Hard 12", "3"] is not None and heat["Hard 12", "3"].answered == 1
