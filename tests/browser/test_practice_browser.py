@@ -97,3 +97,37 @@ def test_three_rounds_with_a_split_a_double_and_a_dealer_natural(
     assert Drill.objects.filter(source="play").count() == 5
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert re.search(r"\b1020\b", page.content())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_coach_stops_a_wrong_play_and_lets_it_be_taken_back(
+    page: Page, live_server: LiveServer, screen
+) -> None:
+    page.goto(f"{live_server.url}/practice/")
+    for seat in range(1, 8):
+        page.get_by_label(f"Seat {seat}").select_option("you" if seat == 1 else "")
+    page.get_by_label("Hints: show the strategy's play before I act").check()
+    page.get_by_label("Coach: stop me at a wrong play, and let me take it back").check()
+    # You 10s 6h against the 10d (hole 7c): hard 16 against a ten is a hit; the hit
+    # draws 5c for 21, and the dealer stands on 17.
+    page.get_by_label("Stacked shoe (test mode)").fill("10s 10d 6h 7c 5c")
+    page.get_by_role("button", name="Sit down").click()
+    page.wait_for_load_state()
+
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("hint")).to_have_text("Hint: Hit")
+    page.keyboard.press("s")
+    mistake = page.get_by_role("alert")
+    expect(mistake).to_contain_text("Stand gives up")
+    expect(mistake).to_contain_text("the play is Hit (H)")
+    expect(page.get_by_test_id("dealer-cards").locator(".card--back")).to_have_count(1)
+    screen.shot("practice-coach")
+    page.keyboard.press("b")
+    expect(page.get_by_role("button", name="Hit")).to_be_visible()
+    page.keyboard.press("h")
+    expect(page.get_by_test_id("round-result")).to_contain_text("+10")
+
+    decision = Drill.objects.get(source="play")  # graded once, as the mistake it was
+    assert (decision.action, decision.correct_action) == ("stand", "hit")
+    assert decision.ev_lost is not None and decision.ev_lost > 0
