@@ -65,6 +65,8 @@ _ANY_TWO = DoubleOn.ANY_TWO
 _PLAYER_TURNS = Phase.PLAYER_TURNS
 _INSURANCE = Phase.INSURANCE
 _LATE = Surrender.LATE
+#: The up card's value as strategy charts write it (an ace as 11), by card code.
+_UP_POINTS = tuple(11 if points == 1 else points for points in POINTS)
 _HIT_STAND = (HIT, STAND)
 _STAND_ONLY = (STAND,)
 #: Legal actions on two cards by (one-card split aces, double, split, surrender), built
@@ -766,27 +768,26 @@ class Round:
 
     def view(self) -> PlayerView:
         """What the player whose decision is awaited may see; never the hole card or shoe."""
-        phase = self.phase
-        if phase is _PLAYER_TURNS:
-            index: int | None = self._hand_index
-        elif phase is _INSURANCE:
-            index = None
-        else:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if not legal:
             raise IllegalActionError("no decision is awaited")
+        index = self._hand_index if self.phase is _PLAYER_TURNS else None  # None: insurance
         seat = self.seats[self._seat_index]
         hand = seat.hands[index or 0]
         cards = hand.cards
         hard = hand.hard
         soft = hand.has_ace and hard <= 11
         first = POINTS[cards[0]]
-        up = POINTS[self.dealer.cards[0]]
+        up = self.dealer.cards[0]
         return PlayerView(
             self.rules,
             seat.number,
             index,
-            self.dealer.cards[0],
-            11 if up == 1 else up,
-            self._legal or self.legal_actions(),
+            up,
+            _UP_POINTS[up],
+            legal,
             hard + 10 if soft else hard,
             soft,
             first if len(cards) == 2 and first == POINTS[cards[1]] else 0,
