@@ -374,7 +374,10 @@ class Round:
                 return (Action.INSURE, Action.NO_INSURANCE)
             return (Action.NO_INSURANCE,)
         seat = self.seats[self._seat_index]
-        hand = seat.hands[self._hand_index]
+        return self._hand_legal(seat, seat.hands[self._hand_index])
+
+    def _hand_legal(self, seat: Seat, hand: Hand) -> tuple[Action, ...]:
+        """The legal actions on one of the seat's hands, whose turn it is."""
         cards = hand.cards
         rules = self.rules
         if len(cards) != 2:
@@ -773,14 +776,21 @@ class Round:
 
     def view(self) -> PlayerView:
         """What the player whose decision is awaited may see; never the hole card or shoe."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        if not legal:
+        phase = self.phase
+        if phase is _PLAYER_TURNS:
+            seat = self.seats[self._seat_index]
+            index: int | None = self._hand_index
+            hand = seat.hands[self._hand_index]
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._hand_legal(seat, hand)
+        elif phase is _INSURANCE:
+            seat = self.seats[self._seat_index]
+            index = None
+            hand = seat.hands[0]
+            legal = self.legal_actions()
+        else:
             raise IllegalActionError("no decision is awaited")
-        index = self._hand_index if self.phase is _PLAYER_TURNS else None  # None: insurance
-        seat = self.seats[self._seat_index]
-        hand = seat.hands[index or 0]
         cards = hand.cards
         hard = hand.hard
         soft = hand.has_ace and hard <= 11
