@@ -116,18 +116,17 @@ class _ChartBot:
         self._tables = (_Table(chart, False), _Table(chart, True))
 
     def decide(self, view: PlayerView) -> Action:
+        if view.hand_index is None:
+            return NO_INSURANCE  # the insurance decision: basic strategy never insures
         table = self._tables[view.rules.double_after_split]
-        legal = view.legal
-        if NO_INSURANCE in legal:
-            return NO_INSURANCE  # basic strategy never insures
-        up = view.up_points
         pair = view.pair_points
         if pair:
-            choices = table.pairs[11 if pair == 1 else pair, up]
+            choices = table.pairs[pair][view.up_points]
         elif view.soft:
-            choices = table.soft.get((view.total, up), _HIT)
+            choices = table.soft[view.total][view.up_points]
         else:
-            choices = table.hard.get((view.total, up), _HIT)
+            choices = table.hard[view.total][view.up_points]
+        legal = view.legal
         for action in choices:
             if action in legal:
                 return action
@@ -135,7 +134,10 @@ class _ChartBot:
 
 
 class _Table:
-    """A chart compiled for one DAS rule: (kind, total or pair points, up points) → actions."""
+    """A chart compiled for one DAS rule into tuples indexed by plain ints, the cheapest
+    lookup there is: ``hard[total][up]``, ``soft[total][up]`` and ``pairs[points][up]``
+    (up cards 2–11, an ace as 11; pair points 1–10, an ace as 1) give the actions to try
+    in order. A row the chart leaves out hits."""
 
     __slots__ = ("hard", "pairs", "soft")
 
@@ -146,33 +148,32 @@ class _Table:
             if code == "P" or (code == "Ph" and double_after_split):
                 return (SPLIT, *row_if_not_split)
             if code == "Ph":
-                return _FALLBACKS["H"]
+                return _HIT
             if code == "Rp":
                 return (SURRENDER, SPLIT, *row_if_not_split)
             raise ValueError(f"unknown chart code {code!r}")
 
-        hit = _FALLBACKS["H"]
-        self.hard: dict[tuple[int, int], tuple[Action, ...]] = {}
-        self.soft: dict[tuple[int, int], tuple[Action, ...]] = {}
-        self.pairs: dict[tuple[int, int], tuple[Action, ...]] = {}
+        rows: dict[str, list[list[tuple[Action, ...]]]] = {
+            kind: [[_HIT] * 12 for _ in range(32)] for kind in ("hard", "soft", "pair")
+        }
         for label, row in chart.items():
             kind, _, value = label.partition(" ")
-            for up, code in row.items():
-                up_points = _UP_POINTS[up]
-                if kind == "hard":
-                    self.hard[int(value), up_points] = actions(code, hit)
-                elif kind == "soft":
-                    self.soft[int(value), up_points] = actions(code, hit)
+            if kind in ("hard", "soft"):
+                for up, code in row.items():
+                    rows[kind][int(value)][_UP_POINTS[up]] = actions(code, _HIT)
         for label, row in chart.items():
             kind, _, value = label.partition(" ")
             if kind != "pair":
                 continue
-            points = 11 if value == "A" else int(value)
+            points = 1 if value == "A" else int(value)
             for up, code in row.items():
                 up_points = _UP_POINTS[up]
                 # Unsplittable, the pair plays as its total: A,A as soft 12 (a hit).
-                as_total = hit if points == 11 else self.hard.get((2 * points, up_points), hit)
-                self.pairs[points, up_points] = actions(code, as_total)
+                as_total = _HIT if points == 1 else rows["hard"][2 * points][up_points]
+                rows["pair"][points][up_points] = actions(code, as_total)
+        self.hard, self.soft, self.pairs = (
+            tuple(tuple(cells) for cells in rows[kind]) for kind in ("hard", "soft", "pair")
+        )
 
 
 def chart_bot(chart: Chart) -> Bot:

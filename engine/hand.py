@@ -86,12 +86,8 @@ class Hand:
         self.hard = 0
         self.has_ace = False
         self.stake = stake
-        self.doubled = False
-        self.from_split = False
-        self.split_aces = False
-        self.closed = False
-        self.surrendered = False
-        self.natural = False
+        self.doubled = self.from_split = self.split_aces = False
+        self.closed = self.surrendered = self.natural = False
         if cards:
             for code in cards:
                 self.add(code)

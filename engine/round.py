@@ -65,6 +65,8 @@ _ANY_TWO = DoubleOn.ANY_TWO
 _PLAYER_TURNS = Phase.PLAYER_TURNS
 _INSURANCE = Phase.INSURANCE
 _LATE = Surrender.LATE
+#: The up card's value as strategy charts write it (an ace as 11), by card code.
+_UP_POINTS = tuple(11 if points == 1 else points for points in POINTS)
 _HIT_STAND = (HIT, STAND)
 _STAND_ONLY = (STAND,)
 #: Legal actions on two cards by (one-card split aces, double, split, surrender), built
@@ -174,8 +176,8 @@ class Round:
         "_hand_index",
         "_legal",
         "_seat_index",
+        "_dealer",
         "balances",
-        "dealer",
         "log",
         "phase",
         "rules",
@@ -189,7 +191,8 @@ class Round:
         self.balances = balances
         self.phase = Phase.BETTING
         self.seats: list[Seat] = []
-        self.dealer = Hand(0)
+        #: The dealer's cards as codes: a plain list, for the dealer takes no decisions.
+        self._dealer: list[int] = []
         self.log: list[tuple[Any, ...]] = []
         #: Whose turn it is: indexes into `seats` and that seat's hands.
         self._seat_index = 0
@@ -294,7 +297,7 @@ class Round:
                 log(("shuffle", burned[0] if burned else None, len(burned)))
         draw = shoe.draw
         seats = self.seats
-        dealer = self.dealer
+        dealer = self._dealer
         # Dealing order: a card to each seat, the up card, a second card to each seat, the
         # hole card. Hand.add is inlined: this is the hot path of every simulated round.
         for seat in seats:
@@ -305,7 +308,7 @@ class Round:
             hand.has_ace = hand.hard == 1
             log(("card", seat.number, 0, card))
         up = draw()
-        dealer.add(up)
+        dealer.append(up)
         log(("card", DEALER, 0, up))
         for seat in seats:
             card = draw()
@@ -319,7 +322,7 @@ class Round:
             if hand.hard == 11 and hand.has_ace:
                 hand.natural = True
                 self._close(seat, 0, hand)
-        dealer.add(draw())
+        dealer.append(draw())
         log(("card", DEALER, 0, None))
         if self.rules.insurance and POINTS[up] == 1:
             self.phase = Phase.INSURANCE
@@ -329,9 +332,9 @@ class Round:
         self._after_insurance()
 
     def _after_insurance(self) -> None:
-        dealer = self.dealer
-        if self.rules.dealer_peeks and POINTS[dealer.cards[0]] in (1, 10):
-            natural = dealer.hard == 11 and dealer.has_ace
+        up, hole = self._dealer
+        if self.rules.dealer_peeks and POINTS[up] in (1, 10):
+            natural = POINTS[up] + POINTS[hole] == 11
             self.log.append(("peek", natural))
             if natural:
                 self._finish()
@@ -371,7 +374,10 @@ class Round:
                 return (Action.INSURE, Action.NO_INSURANCE)
             return (Action.NO_INSURANCE,)
         seat = self.seats[self._seat_index]
-        hand = seat.hands[self._hand_index]
+        return self._hand_legal(seat, seat.hands[self._hand_index])
+
+    def _hand_legal(self, seat: Seat, hand: Hand) -> tuple[Action, ...]:
+        """The legal actions on one of the seat's hands, whose turn it is."""
         cards = hand.cards
         rules = self.rules
         if len(cards) != 2:
@@ -396,7 +402,7 @@ class Round:
             )
             return _TWO_CARD_ACTIONS[one_card_aces, can_double, can_split, False]
         can_surrender = rules.surrender is _LATE and (
-            rules.surrender_vs_ace_or_ten or POINTS[self.dealer.cards[0]] not in (1, 10)
+            rules.surrender_vs_ace_or_ten or POINTS[self._dealer[0]] not in (1, 10)
         )
         return _TWO_CARD_ACTIONS[
             False, can_double, can_split and rules.max_hands > 1, can_surrender
@@ -610,24 +616,24 @@ class Round:
     # Dealer and settlement -------------------------------------------------------------
 
     def _finish(self) -> None:
-        dealer = self.dealer
-        self.log.append(("reveal", dealer.cards[1]))
-        dealer_natural = dealer.hard == 11 and dealer.has_ace and len(dealer.cards) == 2
+        dealer = self._dealer
+        up, hole = dealer
+        self.log.append(("reveal", hole))
+        hard = POINTS[up] + POINTS[hole]
+        has_ace = POINTS[up] == 1 or POINTS[hole] == 1
+        total = hard + 10 if has_ace and hard <= 11 else hard
+        dealer_natural = total == 21  # two cards that make 21 are a natural
         if not dealer_natural and self._any_hand_undecided():
             hits_soft_17 = self.rules.dealer_hits_soft_17
             draw = self.shoe.draw
-            while True:
-                hard = dealer.hard
-                total = hard + 10 if dealer.has_ace and hard <= 11 else hard
-                if total > 17 or (total == 17 and not (hits_soft_17 and hard == 7)):
-                    break
+            while total < 17 or (total == 17 and hits_soft_17 and hard == 7):
                 card = draw()
-                dealer.cards.append(card)  # Hand.add, inlined on the hot path
-                dealer.hard = hard + POINTS[card]
-                if POINTS[card] == 1:
-                    dealer.has_ace = True
+                dealer.append(card)
+                hard += POINTS[card]
+                has_ace = has_ace or POINTS[card] == 1
+                total = hard + 10 if has_ace and hard <= 11 else hard
                 self.log.append(("card", DEALER, 0, card))
-        self._settle(dealer_natural)
+        self._settle(dealer_natural, total)
         self.phase = Phase.SETTLED
 
     def _any_hand_undecided(self) -> bool:
@@ -638,10 +644,9 @@ class Round:
                     return True
         return False
 
-    def _settle(self, dealer_natural: bool) -> None:
+    def _settle(self, dealer_natural: bool, dealer_total: int) -> None:
         rules = self.rules
         takes_original_only = dealer_natural and rules.original_bets_only
-        dealer_total = self.dealer.total
         log = self.log.append
         balances = self.balances
         for seat in self.seats:
@@ -728,6 +733,11 @@ class Round:
 
     # Reading the round -----------------------------------------------------------------
 
+    @property
+    def dealer(self) -> Hand:
+        """The dealer's cards and total, as a copy (the round keeps them as codes)."""
+        return Hand(0, self._dealer)
+
     def events_since(self, start: int) -> list[Event]:
         """The events recorded from history position ``start`` on."""
         return [event_from_log(entry) for entry in self.log[start:]]
@@ -768,25 +778,31 @@ class Round:
         """What the player whose decision is awaited may see; never the hole card or shoe."""
         phase = self.phase
         if phase is _PLAYER_TURNS:
+            seat = self.seats[self._seat_index]
             index: int | None = self._hand_index
+            hand = seat.hands[self._hand_index]
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._hand_legal(seat, hand)
         elif phase is _INSURANCE:
+            seat = self.seats[self._seat_index]
             index = None
+            hand = seat.hands[0]
+            legal = self.legal_actions()
         else:
             raise IllegalActionError("no decision is awaited")
-        seat = self.seats[self._seat_index]
-        hand = seat.hands[index or 0]
         cards = hand.cards
         hard = hand.hard
         soft = hand.has_ace and hard <= 11
         first = POINTS[cards[0]]
-        up = POINTS[self.dealer.cards[0]]
+        up = self._dealer[0]
         return PlayerView(
             self.rules,
             seat.number,
             index,
-            self.dealer.cards[0],
-            11 if up == 1 else up,
-            self._legal or self.legal_actions(),
+            up,
+            _UP_POINTS[up],
+            legal,
             hard + 10 if soft else hard,
             soft,
             first if len(cards) == 2 and first == POINTS[cards[1]] else 0,
@@ -830,7 +846,7 @@ class Round:
             else {owner: _chips_to_json(v) for owner, v in self.balances.items()},
             "phase": self.phase.value,
             "turn": [self._seat_index, self._hand_index],
-            "dealer": list(self.dealer.cards),
+            "dealer": list(self._dealer),
             "seats": [_seat_to_json(seat) for seat in self.seats],
             "log": [
                 [
@@ -856,7 +872,7 @@ class Round:
             )
             rnd.phase = Phase(data["phase"])
             rnd._seat_index, rnd._hand_index = (int(i) for i in data["turn"])
-            rnd.dealer = Hand(0, [int(code) for code in data["dealer"]])
+            rnd._dealer = [int(code) for code in data["dealer"]]
             rnd.seats = [_seat_from_json(seat) for seat in data["seats"]]
             rnd.log = [_log_entry_from_json(entry) for entry in data["log"]]
         except (KeyError, TypeError, ValueError) as error:

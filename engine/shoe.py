@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from itertools import chain, repeat
+from operator import length_hint
 from typing import Any
 
 from engine.cards import CARDS, POINTS, Card, card_code
@@ -32,7 +36,19 @@ class Shoe:
     engine.errors.ShoeError: the stacked shoe has run out of cards
     """
 
-    __slots__ = ("_rng", "burned", "cards", "cut", "needs_shuffle", "position", "stacked_order")
+    __slots__ = (
+        "_left",
+        "_rng",
+        "burned",
+        "cards",
+        "cut",
+        "draw",
+        "needs_shuffle",
+        "stacked_order",
+    )
+    _left: Iterator[int]
+    #: The next card's code; `ShoeError` once the shoe has run out (see `position`).
+    draw: Callable[[], int]
 
     def __init__(
         self,
@@ -47,10 +63,10 @@ class Shoe:
     ) -> None:
         self.cards = cards
         self.cut = cut
-        self.position = position
         self.needs_shuffle = needs_shuffle
         #: A stacked shoe deals exactly its cards and is never shuffled (tests, demos).
         self.stacked_order = stacked_order
+        self.position = position
         #: Cards burned from this shoe since its last shuffle (Deluxe).
         self.burned = burned
         self._rng = rng if rng is not None else secrets.SystemRandom()
@@ -74,6 +90,25 @@ class Shoe:
             for c in (cards.replace(",", " ").split() if isinstance(cards, str) else cards)
         ]
         return cls(codes, cut=len(codes), stacked_order=True)
+
+    @property
+    def position(self) -> int:
+        """How many cards have been dealt or burned since the last shuffle."""
+        return len(self.cards) - length_hint(self._left)
+
+    @position.setter
+    def position(self, position: int) -> None:
+        """Deal on from ``position``.
+
+        Drawing is the engine's most frequent operation, so `draw` is no Python function
+        but C code: an iterator over the cards from ``position`` (whose length hint gives
+        the position back), chained to one that raises `ShoeError` at every further draw.
+        """
+        left = iter(self.cards)
+        left.__setstate__(position)  # type: ignore[attr-defined]
+        kind = "stacked shoe" if self.stacked_order else "shoe"
+        self._left = left
+        self.draw = chain(left, map(_run_out, repeat(kind))).__next__
 
     @property
     def remaining(self) -> int:
@@ -102,17 +137,6 @@ class Shoe:
         extra = [self.draw() for _ in range(POINTS[first])]
         self.burned = 1 + len(extra)
         return (first, *extra)
-
-    def draw(self) -> int:
-        """The next card's code."""
-        position = self.position
-        try:
-            card = self.cards[position]
-        except IndexError:
-            kind = "stacked shoe" if self.stacked_order else "shoe"
-            raise ShoeError(f"the {kind} has run out of cards") from None
-        self.position = position + 1
-        return card
 
     def draw_card(self) -> Card:
         """The next card as a `Card`."""
@@ -157,15 +181,24 @@ class Shoe:
         return f"<Shoe {self.remaining} of {len(self.cards)} cards left, cut at {self.cut}>"
 
 
+def _run_out(kind: str) -> int:
+    raise ShoeError(f"the {kind} has run out of cards")
+
+
 def _shuffle(cards: list[int], rng: random.Random) -> None:
     """Fisher–Yates with rejection sampling: exactly `random.Random.shuffle`'s algorithm
-    (same result for the same RNG state), written inline because it is a third of the cost
+    (same result for the same RNG state), written inline because it is a tenth of the cost
     of simulating a round."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        bound = i + 1
-        bits = bound.bit_length()
+    for i, bits in _swap_plan(len(cards)):
         j = getrandbits(bits)
-        while j >= bound:
+        while j > i:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@lru_cache(maxsize=16)
+def _swap_plan(size: int) -> tuple[tuple[int, int], ...]:
+    """Each position the shuffle fills, last first, with the random bits it takes to pick a
+    card for it (those of its count of candidates, ``i + 1``), computed once per shoe size."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))

@@ -208,18 +208,18 @@ def copy_of(rnd: Round, **kwargs: Any) -> Round:
 def internals(value: Any) -> Any:
     """Every attribute of the round's own objects (round, seats, hands, bets behind, shoe),
     read directly, so that a field `to_json` forgets is still compared. Caches and the
-    shoe's RNG are not state."""
+    shoe's RNG are not state; the shoe's dealing iterator is compared as the position it
+    is at."""
     slots = getattr(type(value), "__slots__", None)
     if slots is not None and type(value).__module__ in (
         "engine.round",
         "engine.hand",
         "engine.shoe",
     ):
-        return {
-            name: internals(getattr(value, name))
-            for name in slots
-            if name not in ("_legal", "_rng")
-        }
+        names = [name for name in slots if name not in ("_legal", "_rng", "_left", "draw")]
+        if isinstance(value, Shoe):
+            names.append("position")
+        return {name: internals(getattr(value, name)) for name in names}
     if isinstance(value, list | tuple):
         if all(type(item) is int for item in value):
             return list(value)  # the shoe's cards, a hand's cards
