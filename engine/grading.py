@@ -56,12 +56,16 @@ class Grade:
 
 def chart_cell(view: PlayerView) -> tuple[str, str]:
     """The chart row (``hard 16``, ``soft 18``, ``pair 8``, ``pair A``) and up-card column
-    of the decision in view. A pair that cannot be split here plays, and is recorded, as
-    its total."""
+    of the decision in view.
+
+    Two cards of one value are the pair's row even where they cannot be split (the hand
+    limit, a short balance): the chart's codes say what to do then ("else" the total's
+    play), and A,A or 2,2 have no other row.
+    """
     up = "A" if view.up_points == 11 else str(view.up_points)
     if view.hand_index is None:
         return INSURANCE_ROW, up
-    if view.pair_points and Action.SPLIT in view.legal:
+    if view.pair_points and view.rules.max_hands >= 2:
         return ("pair A" if view.pair_points == 1 else f"pair {view.pair_points}"), up
     return f"{'soft' if view.soft else 'hard'} {view.total}", up
 

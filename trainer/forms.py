@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.round import Action
+from engine.shoe import Shoe
 
 ANSWERS = [Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER]
 
@@ -67,6 +68,15 @@ class PracticeStartForm(forms.Form):
             )
         if stacked_shoes:  # tests and demos only: see settings.PRACTICE_STACKED_SHOES
             self.fields["shoe"] = forms.CharField(required=False)
+
+    def clean_shoe(self) -> Shoe | None:
+        text = self.cleaned_data.get("shoe")
+        if not text:
+            return None
+        try:
+            return Shoe.stacked(text)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in SEATS]

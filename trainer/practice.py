@@ -95,9 +95,13 @@ def practice_start(
     except IllegalActionError as error:
         raise TableRefused(_refusal(error)) from None
     with transaction.atomic():
-        PracticeSession.objects.filter(**owner.filter(), ended_at__isnull=True).update(
-            ended_at=timezone.now()
-        )
+        for open_session in PracticeSession.objects.filter(
+            **owner.filter(), ended_at__isnull=True
+        ).select_for_update():
+            if Table.from_json(open_session.state).in_play:
+                raise TableRefused(_("Finish the round at your open table first."))
+            open_session.ended_at = timezone.now()
+            open_session.save(update_fields=["ended_at"])
         return PracticeSession.objects.create(
             user_id=owner.user_id,
             guest_token="" if owner.user_id is not None else owner.guest_token,
@@ -203,9 +207,34 @@ def practice_end(*, owner: Owner, session_id: int, version: int) -> None:
 
 
 def practice_adopt(*, guest_token: str, user_id: int) -> int:
-    """Give a guest's practice sessions to the account they signed up or logged in as."""
-    return PracticeSession.objects.filter(user__isnull=True, guest_token=guest_token).update(
-        user_id=user_id, guest_token=""
+    """Give a guest's practice sessions to the account they signed up or logged in as.
+
+    One table stays open, the one played last; any other is ended, and a round in play
+    there is void, every bet in it refunded (the engine's void: it cannot be completed).
+    """
+    with transaction.atomic():
+        moved = PracticeSession.objects.filter(user__isnull=True, guest_token=guest_token).update(
+            user_id=user_id, guest_token=""
+        )
+        still_open = PracticeSession.objects.filter(user_id=user_id, ended_at__isnull=True)
+        for session in still_open.select_for_update().order_by("-changed_at")[1:]:
+            _close(session, _("another table was opened"))
+    return moved
+
+
+def _close(session: PracticeSession, reason: str) -> None:
+    """End a session, voiding its round in play (every bet refunded)."""
+    table = Table.from_json(session.state)
+    if table.in_play and table.round is not None:
+        table.round.void(reason)
+        _close_round_if_over(session, table, _current_round(session))
+    PracticeSession.objects.filter(pk=session.pk).update(
+        state=table.to_json(),
+        version=session.version + 1,
+        balance=table.balances[PLAYER],
+        held_action="",
+        decision_graded=False,
+        ended_at=timezone.now(),
     )
 
 

@@ -16,7 +16,6 @@ from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
 from engine.rules import PRESETS
-from engine.shoe import Shoe
 from trainer import practice, selectors, services
 from trainer.charts import ChartView
 from trainer.drills import DrillView
@@ -165,7 +164,7 @@ def practice_start(request: HtmxHttpRequest) -> HttpResponse:
                 seats=[practice.SeatChoice(seat, tier) for seat, tier in form.seats()],
                 hints=data["hints"],
                 coach=data["coach"],
-                shoe=Shoe.stacked(data["shoe"]) if data.get("shoe") else None,
+                shoe=data.get("shoe"),
             )
         except practice.TableRefused as refused:
             form.add_error(None, str(refused))
