@@ -110,10 +110,21 @@ DATABASES = {
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
     ),
 }
+# Reusing connections: on PostgreSQL a 5-10x throughput difference; on SQLite it saves
+# opening the file and setting it up again for every request.
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("DJANGO_CONN_MAX_AGE", 60)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Reusing connections is a 5-10x throughput difference on PostgreSQL.
-    DATABASES["default"]["CONN_MAX_AGE"] = env_int("DJANGO_CONN_MAX_AGE", 60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {
+        # WAL lets readers run beside the one writer, and synchronous=NORMAL syncs the log
+        # at checkpoints instead of at every commit: a power cut may lose the last answers,
+        # never corrupt the file.
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        # Write transactions take the lock when they start, so concurrent writers queue on
+        # busy_timeout instead of failing with "database is locked" half-way through.
+        "transaction_mode": "IMMEDIATE",
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
