@@ -8,6 +8,11 @@ package ``wrk``): first ``/healthz``, then POSTs answering a different drill eac
 token and session cookie included, as htmx sends them). Prints requests per second and
 the 99th-percentile latency of each, and their ratio. Targets: the answer at least half
 the bare view's throughput, its p99 under 50 ms at 32 connections.
+
+``--repeat N`` runs the pair N times against the same server, so that on a shared machine
+each ratio compares two phases measured seconds apart. After each answer phase the
+database is asked how many drills were answered: a refused answer is a 200 to htmx too,
+so the run fails unless every completed request recorded its answer.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = 8765
@@ -38,7 +44,7 @@ request = function()
     ["Content-Type"] = "application/x-www-form-urlencoded",
     ["HX-Request"] = "true",
     ["X-CSRFToken"] = os.getenv("CSRF"),
-    ["Cookie"] = "csrftoken=" .. os.getenv("CSRF") .. "; sessionid=" .. os.getenv("SESSION"),
+    ["Cookie"] = "csrftoken=" .. os.getenv("CSRF") .. "; " .. os.getenv("SESSION_COOKIE"),
   }, body)
 end
 """
@@ -49,6 +55,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--database-url", help="default: a throwaway SQLite file")
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
     env = {
@@ -69,7 +76,7 @@ def main() -> None:
     )
     subprocess.run([python, "manage.py", "analyse_presets"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)  # fmt: skip
-    needed = 4000 * args.seconds
+    needed = 4000 * args.seconds * args.repeat
     setup = subprocess.run(
         [python, "-c", _SETUP.format(count=needed)],
         cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
@@ -81,38 +88,61 @@ def main() -> None:
          "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
         cwd=ROOT, env=env,
     )  # fmt: skip
+    results = []
     try:
         _wait_until_up()
         lua = work / "answer.lua"
         lua.write_text(LUA)
         base = f"http://127.0.0.1:{PORT}"
         wrk = ["wrk", "-t2", f"-c{args.connections}", f"-d{args.seconds}s", "--latency"]
-        health = _run(wrk + [f"{base}/healthz"], env)
-        answer = _run(
-            wrk + ["-s", str(lua), base],
-            {**env, "SESSION": session, "CSRF": csrf, "FIRST_DRILL": first},
-        )
+        answered, last = 0, int(first) - 1
+        for _ in range(args.repeat):
+            health = _run(wrk + [f"{base}/healthz"], env)
+            answer = _run(
+                wrk + ["-s", str(lua), base],
+                {**env, "SESSION_COOKIE": session, "CSRF": csrf, "FIRST_DRILL": str(last + 1)},
+            )
+            now_answered, last = _answered(python, env)
+            if now_answered - answered < answer.requests:
+                raise SystemExit(
+                    f"only {now_answered - answered} of {answer.requests} answers were recorded"
+                )
+            answered = now_answered
+            results.append((health, answer))
+            _report(health, answer)
     finally:
         server.terminate()
         server.wait(timeout=10)
-    print(f"bare /healthz   {health[0]:>8,.0f} req/s  p99 {health[1]:.1f} ms")
+    if args.repeat > 1:
+        ratios = sorted(answer.rate / health.rate for health, answer in results)
+        p99s = sorted(answer.p99 for _, answer in results)
+        print(
+            f"over {args.repeat} runs: ratio {ratios[0]:.2f}–{ratios[-1]:.2f}, "
+            f"answer p99 {p99s[0]:.1f}–{p99s[-1]:.1f} ms"
+        )
+
+
+def _report(health: Result, answer: Result) -> None:
+    print(f"bare /healthz   {health.rate:>8,.0f} req/s  p99 {health.p99:.1f} ms")
     print(
-        f"drill answer    {answer[0]:>8,.0f} req/s  p99 {answer[1]:.1f} ms  (errors: {answer[2]})"
+        f"drill answer    {answer.rate:>8,.0f} req/s  p99 {answer.p99:.1f} ms  "
+        f"(errors: {answer.errors})"
     )
-    ratio = answer[0] / health[0]
-    print(f"answer / bare = {ratio:.2f} (target ≥ 0.5); answer p99 target < 50 ms")
+    ratio = answer.rate / health.rate
+    print(f"answer / bare = {ratio:.2f} (target ≥ 0.5); answer p99 target < 50 ms", flush=True)
 
 
 _SETUP = """
 import django
 django.setup()
-from django.contrib.sessions.backends.db import SessionStore
+from importlib import import_module
+from django.conf import settings
 from django.middleware.csrf import _get_new_csrf_string
 from engine.drills import deal_situation
 from engine.rules import EUROPEAN
 from trainer.models import Drill
 import random
-session = SessionStore()
+session = import_module(settings.SESSION_ENGINE).SessionStore()
 session["guest_owner"] = "bench-guest"
 session.save()
 rng = random.Random(1)
@@ -122,8 +152,30 @@ for _ in range({count}):
     drills.append(Drill(guest_token="bench-guest", rules_name="european", rules_version="1.0.0",
                         cards=" ".join(str(c) for c in s.cards), up=str(s.up)))
 created = Drill.objects.bulk_create(drills)
-print(session.session_key, _get_new_csrf_string(), created[0].pk)
+print(f"{{settings.SESSION_COOKIE_NAME}}={{session.session_key}}", _get_new_csrf_string(),
+      created[0].pk)
 """
+
+
+_ANSWERED = """
+import django
+django.setup()
+from django.db.models import Count, Max
+from trainer.models import Drill
+totals = Drill.objects.filter(answered_at__isnull=False).aggregate(n=Count("pk"), last=Max("pk"))
+print(totals["n"], totals["last"] or 0)
+"""
+
+
+def _answered(python: str, env: dict[str, str]) -> tuple[int, int]:
+    """How many drills are answered, and the highest answered id."""
+    out = subprocess.run(
+        [python, "-c", _ANSWERED],
+        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    count, last = out.split()
+    return int(count), int(last)
 
 
 def _wait_until_up() -> None:
@@ -136,14 +188,23 @@ def _wait_until_up() -> None:
     raise SystemExit("gunicorn did not start")
 
 
-def _run(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+class Result(NamedTuple):
+    rate: float
+    p99: float
+    errors: int
+    requests: int
+
+
+def _run(command: list[str], env: dict[str, str]) -> Result:
     out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     assert p99 is not None
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return rate, float(p99.group(1)) * scale, int(errors.group(1)) if errors else 0
+    failed = int(errors.group(1)) if errors else 0
+    return Result(rate, float(p99.group(1)) * scale, failed, requests)
 
 
 if __name__ == "__main__":
