@@ -71,11 +71,12 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
         if not request.htmx and error is None:
             return redirect("trainer:drill")  # POST/redirect/GET
     current = current or _drill_on_show(owner, chosen)
-    template = "trainer/drill.html"
-    if request.htmx and not request.htmx.history_restore_request:
-        template += "#drill"
+    partial = request.htmx and not request.htmx.history_restore_request
+    # The settings form is outside the partial: build it only for the full page.
+    settings_form = None if partial else SettingsForm(initial=asdict(chosen))
+    template = "trainer/drill.html#drill" if partial else "trainer/drill.html"
     status = 400 if error and not request.htmx else 200
-    context = _drill_context(current, chosen, SettingsForm(initial=asdict(chosen)))
+    context = _drill_context(current, chosen, settings_form)
     return render(request, template, {**context, "error": error}, status=status)
 
 
@@ -100,7 +101,9 @@ def _drill_on_show(owner: Owner, chosen: DrillSettings) -> Drill:
     )
 
 
-def _drill_context(drill: Drill, chosen: DrillSettings, form: SettingsForm) -> dict[str, Any]:
+def _drill_context(
+    drill: Drill, chosen: DrillSettings, form: SettingsForm | None
+) -> dict[str, Any]:
     return {
         "drill": DrillView.of(drill),
         "auto_advance": chosen.auto_advance,
