@@ -75,9 +75,27 @@ class DrillView:
     answered: bool
     choices: tuple[ActionChoice, ...]
     is_correct: bool
+    #: The right action's value ("hit"), and its label.
+    correct: str
     correct_label: Promise | None
     code: str
     ev_lost: float
+
+    @property
+    def feedback_key(self) -> str:
+        """Every value the answered drill's feedback shows, as text (labels by their action).
+
+        The feedback's HTML depends on nothing else but the language, so ``drill.html``
+        keeps it per process under this key: a process can reuse it for any drill with the
+        same key and never show one that is out of date.
+        """
+        choices = [
+            (choice.value, choice.ev, choice.chosen, choice.correct) for choice in self.choices
+        ]
+        cells = [(cell.up, cell.code, cell.family, cell.here) for cell in self.chart_row]
+        return repr(
+            (self.row, choices, cells, self.is_correct, self.correct, self.code, self.ev_lost)
+        )
 
     @classmethod
     def of(cls, drill: Drill) -> DrillView:
@@ -111,6 +129,7 @@ class DrillView:
             answered=drill.answered_at is not None,
             choices=choices,
             is_correct=drill.is_correct,
+            correct=drill.correct_action,
             correct_label=ACTION_BUTTONS[correct][0] if correct else None,
             code=drill.correct_code,
             ev_lost=float(drill.ev_lost or 0),

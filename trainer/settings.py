@@ -128,6 +128,18 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The {% cache %} tag's fragments. Each is keyed by everything it shows, so a process keeps
+# them in its own memory without any of them going stale; nothing else is cached there.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+    "template_fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "template-fragments",
+        # A preset's distinct feedbacks number a few thousand per language.
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
+}
+
 # Game state lives in the database, so sessions do too (never in a signed cookie).
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 

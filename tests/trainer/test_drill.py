@@ -163,3 +163,16 @@ def test_a_post_needs_the_csrf_token() -> None:
     assert response.status_code == 403
     drill.refresh_from_db()
     assert drill.answered_at is None
+
+
+def test_the_kept_feedback_follows_everything_it_shows(client: Client) -> None:
+    # The feedback's HTML is kept per process under DrillView.feedback_key: the same hand
+    # answered differently must not get the other answer's feedback, whatever the suits.
+    first = rig(issued(client), "10s 6h", "10d")
+    wrong = client.post(URL, {"drill": first.pk, "action": "stand"}, headers={"HX-Request": "true"})
+    client.post(URL, {"deal": "1"})
+    second = rig(Drill.objects.order_by("-pk")[0], "10c 6d", "10h")
+    right = client.post(URL, {"drill": second.pk, "action": "hit"}, headers={"HX-Request": "true"})
+    assertContains(wrong, "Not quite: the play is Hit (H)")
+    assertContains(right, "Right: Hit (H).")
+    assert "your play" in right.content.decode().split("ev-table__best")[1].split("</tr>")[0]
