@@ -3,7 +3,7 @@
     .venv/bin/python tests/benchmarks/bench_answer.py [--seconds 10] [--connections 32]
 
 It migrates a throwaway SQLite database, gives one guest session enough pending drills
-for the whole run, starts gunicorn on 127.0.0.1 with the project's ``gunicorn.conf.py``
+for the whole run, starts gunicorn on 127.0.0.1 with the project's ``trainer/gunicorn.conf.py``
 (on this 2-core machine: 2 processes of 4 threads) and drives it with wrk (Debian
 package ``wrk``): first ``/healthz``, then POSTs answering a different drill each (CSRF
 token and session cookie included, as htmx sends them). Prints requests per second and
@@ -86,7 +86,7 @@ def main() -> None:
     session, csrf, first = setup.stdout.split()
     server = subprocess.Popen(
         [str(Path(python).with_name("gunicorn")), "trainer.wsgi",
-         "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
+         "-c", "trainer/gunicorn.conf.py", "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
         cwd=ROOT, env=env,
     )  # fmt: skip
     results = []

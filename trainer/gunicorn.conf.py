@@ -1,4 +1,4 @@
-"""gunicorn's settings for the trainer, read by ``gunicorn trainer.wsgi`` from this folder.
+"""gunicorn's settings for the trainer: ``gunicorn trainer.wsgi -c trainer/gunicorn.conf.py``.
 
 The deploy steps and ``tests/benchmarks/bench_answer.py`` both run with them, so the
 benchmark measures what production serves. On a 2-core machine, threaded workers with
