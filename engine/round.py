@@ -62,8 +62,11 @@ HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
 )  # fmt: skip
 _DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
 _ANY_TWO = DoubleOn.ANY_TWO
+#: Phases as module constants: reading a member off an enum class is a slow lookup.
+_BETTING = Phase.BETTING
 _PLAYER_TURNS = Phase.PLAYER_TURNS
 _INSURANCE = Phase.INSURANCE
+_SETTLED = Phase.SETTLED
 _LATE = Surrender.LATE
 #: The up card's value as strategy charts write it (an ace as 11), by card code.
 _UP_POINTS = tuple(11 if points == 1 else points for points in POINTS)
@@ -189,7 +192,7 @@ class Round:
         self.rules = rules
         self.shoe = shoe
         self.balances = balances
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.seats: list[Seat] = []
         #: The dealer's cards as codes: a plain list, for the dealer takes no decisions.
         self._dealer: list[int] = []
@@ -252,7 +255,7 @@ class Round:
         target.behind = [*target.behind, bet]
 
     def _check_betting(self, amount: int) -> None:
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise IllegalActionError("bets are closed for this round")
         if type(amount) is not int or amount <= 0:
             raise IllegalActionError("a bet must be a whole number of chips above zero")
@@ -285,7 +288,7 @@ class Round:
 
     def start(self) -> None:
         """`deal`, without building the events (they are in `log`)."""
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise IllegalActionError("the cards are already dealt")
         if not self.seats:
             raise IllegalActionError("place a bet before the deal")
@@ -325,7 +328,7 @@ class Round:
         dealer.append(draw())
         log(("card", DEALER, 0, None))
         if self.rules.insurance and POINTS[up] == 1:
-            self.phase = Phase.INSURANCE
+            self.phase = _INSURANCE
             self._seat_index = 0
             self._legal = None
             return
@@ -339,10 +342,11 @@ class Round:
             if natural:
                 self._finish()
                 return
-        self.phase = Phase.PLAYER_TURNS
-        self._seat_index = 0
-        self._hand_index = 0
-        self._advance()
+        self.phase = _PLAYER_TURNS
+        self._seat_index = self._hand_index = 0
+        self._legal = None
+        if self.seats[0].hands[0].closed:  # a natural: the turn moves on at once
+            self._advance()
 
     # Decisions -------------------------------------------------------------------------
 
@@ -522,9 +526,13 @@ class Round:
 
     def _hit(self, seat: Seat, index: int, hand: Hand) -> None:
         card = self.shoe.draw()
-        hand.add(card)
+        hand.cards.append(card)
+        points = POINTS[card]
+        hard = hand.hard = hand.hard + points
+        if points == 1:
+            hand.has_ace = True
         self.log.append(("card", seat.number, index, card))
-        if hand.hard > 20 or (hand.has_ace and hand.hard == 11):
+        if hard > 20 or (hard == 11 and hand.has_ace):
             self._close(seat, index, hand)
 
     def _double(self, seat: Seat, index: int, hand: Hand) -> None:
@@ -634,7 +642,7 @@ class Round:
                 total = hard + 10 if has_ace and hard <= 11 else hard
                 self.log.append(("card", DEALER, 0, card))
         self._settle(dealer_natural, total)
-        self.phase = Phase.SETTLED
+        self.phase = _SETTLED
 
     def _any_hand_undecided(self) -> bool:
         """Whether some hand's result still depends on the dealer's total."""
