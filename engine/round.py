@@ -119,15 +119,16 @@ class BehindBet:
 
 
 class Seat:
-    """A seat in this round: its holder, seat bet, hands and the stakes riding on it."""
+    """A seat in this round: its holder, seat bet, hands and the stakes riding on it.
 
-    __slots__ = ("behind", "bet", "hands", "insurance", "number", "owner", "pair_bets")
+    No ``__slots__``, like `Hand`: built every round, it is cheaper with a plain ``__dict__``.
+    """
 
     def __init__(self, number: int, owner: str, bet: int) -> None:
         self.number = number
         self.owner = owner
         self.bet = bet
-        self.hands = [Hand(bet)]
+        self.hands = [Hand(bet, [])]
         #: None until decided; then the insurance stake (0 = declined).
         self.insurance: Chips | None = None
         #: Side stakes: empty tuples until one is placed, which keeps a plain seat cheap.
@@ -207,7 +208,8 @@ class Round:
 
     def place_bet(self, *, seat: int, amount: int, owner: str = "player") -> None:
         """Sit at a seat with a seat bet for this round."""
-        self._check_betting(amount)
+        if self.phase is not _BETTING or type(amount) is not int or amount <= 0:
+            self._check_betting(amount)  # refuses, saying why
         if not 1 <= seat <= self.rules.max_seats:
             raise IllegalActionError(f"there is no seat {seat} at this table")
         held = 0
@@ -468,7 +470,7 @@ class Round:
     def play(self, action: Action | str, *, seat: int | None = None) -> None:
         """`apply`, without building the events (they are in `log`)."""
         legal = self._legal
-        if not (seat is None and legal and action in legal and type(action) is Action):
+        if not (seat is None and legal is not None and action in legal and type(action) is Action):
             action = self.verify(action, seat=seat)  # the slow path, which explains refusals
         self._legal = None
         current = self.seats[self._seat_index]
@@ -497,7 +499,11 @@ class Round:
             hand.surrendered = True
             self._close(current, index, hand)
         if hand.closed:
-            self._advance()
+            if current is self.seats[-1] and hand is current.hands[-1]:
+                self._seat_index += 1  # the last hand of the last seat: over to the dealer
+                self._finish()
+            else:
+                self._advance()
 
     def auto_play(self) -> list[Event]:
         """The decision taken for a player who timed out or left (Deluxe rules).
