@@ -309,8 +309,8 @@ class Round:
             card = draw()
             hand = seat.hands[0]
             hand.cards.append(card)
-            hand.hard = POINTS[card]
-            hand.has_ace = hand.hard == 1
+            points = hand.hard = POINTS[card]
+            hand.has_ace = points == 1
             log(("card", seat.number, 0, card))
         up = draw()
         dealer.append(up)
@@ -643,8 +643,10 @@ class Round:
             while total < 17 or (total == 17 and hits_soft_17 and hard == 7):
                 card = draw()
                 dealer.append(card)
-                hard += POINTS[card]
-                has_ace = has_ace or POINTS[card] == 1
+                points = POINTS[card]
+                hard += points
+                if points == 1:
+                    has_ace = True
                 total = hard + 10 if has_ace and hard <= 11 else hard
                 self.log.append(("card", DEALER, 0, card))
         self._settle(dealer_natural, total)
@@ -661,7 +663,7 @@ class Round:
     def _settle(self, dealer_natural: bool, dealer_total: int) -> None:
         rules = self.rules
         takes_original_only = dealer_natural and rules.original_bets_only
-        log = self.log.append
+        log = self.log
         balances = self.balances
         for seat in self.seats:
             bet = seat.bet
@@ -675,7 +677,9 @@ class Round:
                     returned = stake * numerator
                 else:
                     returned = _portion(stake, numerator, denominator)
-                log(("settle", number, index, seat.owner, "hand", result, stake, returned, bet))
+                log.append(
+                    ("settle", number, index, seat.owner, "hand", result, stake, returned, bet)
+                )
                 if balances is not None:
                     balances[seat.owner] = _whole(balances.get(seat.owner, 0) + returned)
                 for behind in seat.behind:
