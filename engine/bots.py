@@ -110,15 +110,17 @@ _HIT = _FALLBACKS["H"]
 class _ChartBot:
     """A chart compiled for fast lookup, with and without double after split."""
 
-    __slots__ = ("_tables",)
+    __slots__ = ("_with_das", "_without_das")
 
     def __init__(self, chart: Chart) -> None:
-        self._tables = (_Table(chart, False), _Table(chart, True))
+        self._without_das = _Table(chart, False)
+        self._with_das = _Table(chart, True)
 
     def decide(self, view: PlayerView) -> Action:
         if view.hand_index is None:
             return NO_INSURANCE  # the insurance decision: basic strategy never insures
-        table = self._tables[view.rules.double_after_split]
+        # Two attributes, not a tuple indexed by a bool: the interpreter indexes fast only by int.
+        table = self._with_das if view.rules.double_after_split else self._without_das
         pair = view.pair_points
         if pair:
             choices = table.pairs[pair][view.up_points]

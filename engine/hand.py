@@ -65,32 +65,20 @@ class Hand:
     """One hand of a seat while a round is played: cards as codes, with running totals.
 
     Internal to the round (the public API hands out `Card` tuples); totals are kept up to
-    date on every card so that no decision recounts the hand.
+    date on every card so that no decision recounts the hand. No ``__slots__``: CPython
+    3.13 builds only instances with a plain ``__dict__`` on its fast path, and a round
+    builds its hands anew.
     """
 
-    __slots__ = (
-        "cards",
-        "closed",
-        "doubled",
-        "from_split",
-        "hard",
-        "has_ace",
-        "natural",
-        "split_aces",
-        "stake",
-        "surrendered",
-    )
-
-    def __init__(self, stake: int | Fraction, cards: list[int] | None = None) -> None:
+    def __init__(self, stake: int | Fraction, cards: list[int]) -> None:
         self.cards: list[int] = []
         self.hard = 0
         self.has_ace = False
         self.stake = stake
         self.doubled = self.from_split = self.split_aces = False
         self.closed = self.surrendered = self.natural = False
-        if cards:
-            for code in cards:
-                self.add(code)
+        for code in cards:
+            self.add(code)
 
     def add(self, code: int) -> None:
         self.cards.append(code)

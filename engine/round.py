@@ -62,8 +62,11 @@ HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
 )  # fmt: skip
 _DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
 _ANY_TWO = DoubleOn.ANY_TWO
+#: Phases as module constants: reading a member off an enum class is a slow lookup.
+_BETTING = Phase.BETTING
 _PLAYER_TURNS = Phase.PLAYER_TURNS
 _INSURANCE = Phase.INSURANCE
+_SETTLED = Phase.SETTLED
 _LATE = Surrender.LATE
 #: The up card's value as strategy charts write it (an ace as 11), by card code.
 _UP_POINTS = tuple(11 if points == 1 else points for points in POINTS)
@@ -116,15 +119,16 @@ class BehindBet:
 
 
 class Seat:
-    """A seat in this round: its holder, seat bet, hands and the stakes riding on it."""
+    """A seat in this round: its holder, seat bet, hands and the stakes riding on it.
 
-    __slots__ = ("behind", "bet", "hands", "insurance", "number", "owner", "pair_bets")
+    No ``__slots__``, like `Hand`: built every round, it is cheaper with a plain ``__dict__``.
+    """
 
     def __init__(self, number: int, owner: str, bet: int) -> None:
         self.number = number
         self.owner = owner
         self.bet = bet
-        self.hands = [Hand(bet)]
+        self.hands = [Hand(bet, [])]
         #: None until decided; then the insurance stake (0 = declined).
         self.insurance: Chips | None = None
         #: Side stakes: empty tuples until one is placed, which keeps a plain seat cheap.
@@ -189,7 +193,7 @@ class Round:
         self.rules = rules
         self.shoe = shoe
         self.balances = balances
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.seats: list[Seat] = []
         #: The dealer's cards as codes: a plain list, for the dealer takes no decisions.
         self._dealer: list[int] = []
@@ -204,7 +208,8 @@ class Round:
 
     def place_bet(self, *, seat: int, amount: int, owner: str = "player") -> None:
         """Sit at a seat with a seat bet for this round."""
-        self._check_betting(amount)
+        if self.phase is not _BETTING or type(amount) is not int or amount <= 0:
+            self._check_betting(amount)  # refuses, saying why
         if not 1 <= seat <= self.rules.max_seats:
             raise IllegalActionError(f"there is no seat {seat} at this table")
         held = 0
@@ -252,7 +257,7 @@ class Round:
         target.behind = [*target.behind, bet]
 
     def _check_betting(self, amount: int) -> None:
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise IllegalActionError("bets are closed for this round")
         if type(amount) is not int or amount <= 0:
             raise IllegalActionError("a bet must be a whole number of chips above zero")
@@ -285,7 +290,7 @@ class Round:
 
     def start(self) -> None:
         """`deal`, without building the events (they are in `log`)."""
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise IllegalActionError("the cards are already dealt")
         if not self.seats:
             raise IllegalActionError("place a bet before the deal")
@@ -304,8 +309,8 @@ class Round:
             card = draw()
             hand = seat.hands[0]
             hand.cards.append(card)
-            hand.hard = POINTS[card]
-            hand.has_ace = hand.hard == 1
+            points = hand.hard = POINTS[card]
+            hand.has_ace = points == 1
             log(("card", seat.number, 0, card))
         up = draw()
         dealer.append(up)
@@ -325,7 +330,7 @@ class Round:
         dealer.append(draw())
         log(("card", DEALER, 0, None))
         if self.rules.insurance and POINTS[up] == 1:
-            self.phase = Phase.INSURANCE
+            self.phase = _INSURANCE
             self._seat_index = 0
             self._legal = None
             return
@@ -339,10 +344,11 @@ class Round:
             if natural:
                 self._finish()
                 return
-        self.phase = Phase.PLAYER_TURNS
-        self._seat_index = 0
-        self._hand_index = 0
-        self._advance()
+        self.phase = _PLAYER_TURNS
+        self._seat_index = self._hand_index = 0
+        self._legal = None
+        if self.seats[0].hands[0].closed:  # a natural: the turn moves on at once
+            self._advance()
 
     # Decisions -------------------------------------------------------------------------
 
@@ -464,7 +470,7 @@ class Round:
     def play(self, action: Action | str, *, seat: int | None = None) -> None:
         """`apply`, without building the events (they are in `log`)."""
         legal = self._legal
-        if not (seat is None and legal and action in legal and type(action) is Action):
+        if not (seat is None and legal is not None and action in legal and type(action) is Action):
             action = self.verify(action, seat=seat)  # the slow path, which explains refusals
         self._legal = None
         current = self.seats[self._seat_index]
@@ -493,7 +499,11 @@ class Round:
             hand.surrendered = True
             self._close(current, index, hand)
         if hand.closed:
-            self._advance()
+            if current is self.seats[-1] and hand is current.hands[-1]:
+                self._seat_index += 1  # the last hand of the last seat: over to the dealer
+                self._finish()
+            else:
+                self._advance()
 
     def auto_play(self) -> list[Event]:
         """The decision taken for a player who timed out or left (Deluxe rules).
@@ -522,9 +532,13 @@ class Round:
 
     def _hit(self, seat: Seat, index: int, hand: Hand) -> None:
         card = self.shoe.draw()
-        hand.add(card)
+        hand.cards.append(card)
+        points = POINTS[card]
+        hard = hand.hard = hand.hard + points
+        if points == 1:
+            hand.has_ace = True
         self.log.append(("card", seat.number, index, card))
-        if hand.hard > 20 or (hand.has_ace and hand.hard == 11):
+        if hard > 20 or (hard == 11 and hand.has_ace):
             self._close(seat, index, hand)
 
     def _double(self, seat: Seat, index: int, hand: Hand) -> None:
@@ -629,12 +643,14 @@ class Round:
             while total < 17 or (total == 17 and hits_soft_17 and hard == 7):
                 card = draw()
                 dealer.append(card)
-                hard += POINTS[card]
-                has_ace = has_ace or POINTS[card] == 1
+                points = POINTS[card]
+                hard += points
+                if points == 1:
+                    has_ace = True
                 total = hard + 10 if has_ace and hard <= 11 else hard
                 self.log.append(("card", DEALER, 0, card))
         self._settle(dealer_natural, total)
-        self.phase = Phase.SETTLED
+        self.phase = _SETTLED
 
     def _any_hand_undecided(self) -> bool:
         """Whether some hand's result still depends on the dealer's total."""
@@ -647,7 +663,7 @@ class Round:
     def _settle(self, dealer_natural: bool, dealer_total: int) -> None:
         rules = self.rules
         takes_original_only = dealer_natural and rules.original_bets_only
-        log = self.log.append
+        log = self.log
         balances = self.balances
         for seat in self.seats:
             bet = seat.bet
@@ -661,7 +677,9 @@ class Round:
                     returned = stake * numerator
                 else:
                     returned = _portion(stake, numerator, denominator)
-                log(("settle", number, index, seat.owner, "hand", result, stake, returned, bet))
+                log.append(
+                    ("settle", number, index, seat.owner, "hand", result, stake, returned, bet)
+                )
                 if balances is not None:
                     balances[seat.owner] = _whole(balances.get(seat.owner, 0) + returned)
                 for behind in seat.behind:

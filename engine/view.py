@@ -20,21 +20,9 @@ class PlayerView:
     The dealer's hole card is not in it (it is only ever revealed once no decision is
     awaited), and the shoe is not at all — so a bot built on it cannot cheat. Cards are
     kept as codes and turned into `Card` values when read, which keeps a simulated
-    decision cheap.
+    decision cheap (so does having no ``__slots__``: CPython 3.13 builds only instances
+    with a plain ``__dict__`` on its fast path).
     """
-
-    __slots__ = (
-        "_log",
-        "_up",
-        "hand_index",
-        "legal",
-        "pair_points",
-        "rules",
-        "seat",
-        "soft",
-        "total",
-        "up_points",
-    )
 
     def __init__(
         self,

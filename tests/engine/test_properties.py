@@ -13,6 +13,7 @@ import random
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from typing import Any
 
@@ -210,13 +211,12 @@ def internals(value: Any) -> Any:
     read directly, so that a field `to_json` forgets is still compared. Caches and the
     shoe's RNG are not state; the shoe's dealing iterator is compared as the position it
     is at."""
-    slots = getattr(type(value), "__slots__", None)
-    if slots is not None and type(value).__module__ in (
-        "engine.round",
-        "engine.hand",
-        "engine.shoe",
+    kind = type(value)
+    if kind.__module__ in ("engine.round", "engine.hand", "engine.shoe") and not isinstance(
+        value, Enum
     ):
-        names = [name for name in slots if name not in ("_legal", "_rng", "_left", "draw")]
+        fields = getattr(kind, "__slots__", None) or vars(value)  # seats and hands: a dict
+        names = [name for name in fields if name not in ("_legal", "_rng", "_left", "draw")]
         if isinstance(value, Shoe):
             names.append("position")
         return {name: internals(getattr(value, name)) for name in names}
