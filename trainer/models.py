@@ -1,4 +1,4 @@
-"""What the trainer stores: every drill issued to a player, and their answer to it."""
+"""What the trainer stores: drills and their answers, practice sessions and their rounds."""
 
 from __future__ import annotations
 
@@ -6,7 +6,29 @@ from django.conf import settings
 from django.db import models
 
 
-class Drill(models.Model):
+class PlayerRecord(models.Model):
+    """Something of one player's — an account's, or a guest's — under a named rules preset
+    and its version (so that history stays meaningful when a preset changes)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    #: For a guest, the token their session keeps (see `trainer.selectors.owner_of`).
+    guest_token = models.CharField(max_length=40, blank=True)
+    rules_name = models.CharField(max_length=60)
+    rules_version = models.CharField(max_length=20)
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                name="%(class)s_has_an_owner",
+            ),
+        ]
+
+
+class Drill(PlayerRecord):
     """A decision issued to one player (an account, or a guest), then answered.
 
     The situation is issued by the server and remembered, so an answer is only ever
@@ -17,13 +39,6 @@ class Drill(models.Model):
         DRILL = "drill"
         PLAY = "play"
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
-    )
-    #: For a guest, the token their session keeps (see `trainer.selectors.owner_of`).
-    guest_token = models.CharField(max_length=40, blank=True)
-    rules_name = models.CharField(max_length=60)
-    rules_version = models.CharField(max_length=20)
     #: Every rule field the drill was dealt and graded under (`Rules.to_json`).
     rules = models.JSONField(default=dict)
     #: The player's cards and the up card, as text ("10s 6h", "10d"); a practice round's
@@ -47,16 +62,10 @@ class Drill(models.Model):
         "PracticeRound", null=True, blank=True, on_delete=models.CASCADE, related_name="decisions"
     )
 
-    class Meta:
+    class Meta(PlayerRecord.Meta):
         indexes = [
             models.Index(fields=["user", "-issued_at"]),
             models.Index(fields=["guest_token", "-issued_at"]),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
-                name="drill_has_an_owner",
-            ),
         ]
 
     def __str__(self) -> str:
@@ -81,7 +90,7 @@ class Preferences(models.Model):
         return f"{self.user}: {self.rules_name}, {self.mode}"
 
 
-class PracticeSession(models.Model):
+class PracticeSession(PlayerRecord):
     """A practice table of one player's: the engine's `Table` state, versioned.
 
     ``state`` holds the shoe's order and the hole card, so it never leaves the server.
@@ -89,12 +98,6 @@ class PracticeSession(models.Model):
     version the request was made from: a stale or replayed request changes nothing.
     """
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
-    )
-    guest_token = models.CharField(max_length=40, blank=True)
-    rules_name = models.CharField(max_length=60)
-    rules_version = models.CharField(max_length=20)
     #: The chips the player sat down with; the balance is these plus every round's net.
     bankroll = models.PositiveIntegerField()
     balance = models.IntegerField()
@@ -114,16 +117,10 @@ class PracticeSession(models.Model):
     changed_at = models.DateTimeField(auto_now=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
+    class Meta(PlayerRecord.Meta):
         indexes = [
             models.Index(fields=["user", "-started_at"]),
             models.Index(fields=["guest_token", "-started_at"]),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
-                name="practice_session_has_an_owner",
-            ),
         ]
 
     def __str__(self) -> str:

@@ -9,7 +9,13 @@ import pytest
 
 from engine import AMERICAN, DELUXE, EUROPEAN, NORMAL_CHART, Rules
 from engine.errors import EngineError
-from engine.strategy import UP_CARDS, chart_differences, compute_strategy, strategy_for
+from engine.strategy import (
+    UP_CARDS,
+    ActionEVs,
+    chart_differences,
+    compute_strategy,
+    strategy_for,
+)
 from engine.strategy.dealer import NATURAL, OUTCOMES, dealer_distributions, dealer_paths
 
 
@@ -162,6 +168,14 @@ def oracle(hand: tuple[int, ...], up: int, rules: Rules) -> dict[str, float]:
     }
 
 
+def engine_evs(rules: Rules, hand: tuple[int, ...], up: int) -> ActionEVs:
+    """The engine's EVs of a hand given as point values (1 = ace), as the oracle takes it."""
+    text = {1: "A"}
+    return strategy_for(rules).ev(
+        ",".join(text.get(p, str(p)) for p in hand), text.get(up, str(up))
+    )
+
+
 ONE_DECK_PEEK = AMERICAN.replace(decks=1, name="one-deck")
 ONE_DECK_NO_PEEK = EUROPEAN.replace(decks=1, name="one-deck-enhc")
 
@@ -173,10 +187,7 @@ ONE_DECK_NO_PEEK = EUROPEAN.replace(decks=1, name="one-deck-enhc")
 )
 def test_stand_hit_and_double_evs_are_exact(rules, hand, up):
     expected = oracle(hand, up, rules)
-    labels = {1: "A"}
-    evs = strategy_for(rules).ev(
-        ",".join(labels.get(p, str(p)) for p in hand), labels.get(up, str(up))
-    )
+    evs = engine_evs(rules, hand, up)
     assert evs.stand == pytest.approx(expected["stand"], abs=1e-9)
     assert evs.hit == pytest.approx(expected["hit"], abs=1e-9)
     assert evs.double == pytest.approx(expected["double"], abs=1e-9)
@@ -188,10 +199,7 @@ def test_stand_hit_and_double_evs_are_exact(rules, hand, up):
 )
 def test_stand_and_hit_evs_of_three_cards_or_more_are_exact(rules, hand, up):
     expected = oracle(hand, up, rules)
-    labels = {1: "A"}
-    evs = strategy_for(rules).ev(
-        ",".join(labels.get(p, str(p)) for p in hand), labels.get(up, str(up))
-    )
+    evs = engine_evs(rules, hand, up)
     assert evs.stand == pytest.approx(expected["stand"], abs=1e-9)
     assert evs.hit == pytest.approx(expected["hit"], abs=1e-9)
     assert (evs.double, evs.split, evs.surrender) == (None, None, None)
