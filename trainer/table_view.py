@@ -8,6 +8,7 @@ card early, and the shoe is never read at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -65,6 +66,8 @@ class HandPicture:
     active: bool
     result: Promise | None
     net: int | None
+    #: The net in units of the seat bet, as text ("+1.5", "-2").
+    units: str | None
 
 
 @dataclass(frozen=True)
@@ -218,6 +221,7 @@ def _seats(table: Table, names: dict[int, str], history: list[Event]) -> tuple[S
                         and owner == PLAYER,
                         result=RESULT_LABELS.get(settled.result) if settled else None,
                         net=int(settled.returned - settled.staked) if settled else None,
+                        units=_units(settled.units) if settled else None,
                     )
                 )
         pictures.append(
@@ -303,6 +307,11 @@ def _line(event: Event, names: dict[int, str]) -> str | None:
     if isinstance(event, RoundVoided):
         return _("The round is void; every bet is refunded.")
     return None
+
+
+def _units(units: Fraction) -> str:
+    """Units of the bet, exact: they are halves at most (3:2, surrender)."""
+    return f"{float(units):+.2f}".rstrip("0").rstrip(".")
 
 
 def _text(card: Card | None) -> str:

@@ -80,7 +80,7 @@ def test_three_rounds_with_a_split_a_double_and_a_dealer_natural(
     page.keyboard.press("d")
     expect(page.get_by_test_id("round-result")).to_contain_text("-120")
     expect(balance).to_have_text("1020")
-    expect(page.get_by_test_id("seat-1")).to_contain_text("Lose -120")
+    expect(page.get_by_test_id("seat-1")).to_contain_text("Lose -120 (-2 units)")
 
     page.get_by_role("link", name="Session summary and round history").click()
     expect(page.get_by_test_id("rounds")).to_have_text("3")
