@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+# These machines are shared: give a busy server more than the default 5 s to answer.
+expect.set_options(timeout=10_000)
 
 
 @dataclass

@@ -77,6 +77,7 @@ def test_three_rounds_with_a_split_a_double_and_a_dealer_natural(
     page.keyboard.press("Enter")
     expect(dealer.locator(".card--back")).to_have_count(1)
     expect(dealer).not_to_contain_text("K")
+    expect(page.get_by_role("button", name="Double")).to_be_visible()
     page.keyboard.press("d")
     expect(page.get_by_test_id("round-result")).to_contain_text("-120")
     expect(balance).to_have_text("1020")
