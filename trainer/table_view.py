@@ -49,6 +49,12 @@ RESULT_LABELS: dict[str, Promise] = {
     "surrender": gettext_lazy("Surrender"),
     "void": gettext_lazy("Refunded"),
 }
+#: Stakes other than the hand's own, as the history names them.
+STAKE_LABELS: dict[str, Promise] = {
+    "insurance": gettext_lazy("Insurance"),
+    "pair": gettext_lazy("Pair bet"),
+    "behind": gettext_lazy("Bet behind"),
+}
 INSURANCE_BUTTONS: dict[Action, tuple[Promise, str]] = {
     Action.INSURE: (gettext_lazy("Insure"), "i"),
     Action.NO_INSURANCE: (gettext_lazy("No insurance"), "n"),
@@ -296,10 +302,10 @@ def _line(event: Event, names: dict[int, str]) -> str | None:
             "net": int(event.returned - event.staked),
         }
     if isinstance(event, StakeSettled):
-        return _("%(who)s: %(kind)s %(result)s, %(net)+d.") % {
+        return _("%(who)s: %(kind)s, %(result)s, %(net)+d.") % {
             "who": _who(names, event.seat),
-            "kind": event.kind,
-            "result": event.result,
+            "kind": STAKE_LABELS.get(event.kind, event.kind),
+            "result": RESULT_LABELS.get(event.result, event.result.replace("_", " ")),
             "net": int(event.returned - event.staked),
         }
     if isinstance(event, ShoeShuffled):

@@ -956,3 +956,31 @@ def test_the_summary_of_a_round_in_play_keeps_its_cards_for_later(client: Client
     assert "Round 1 · bet 10 · in play" in page
     assert "Rounds 0" in page  # only finished rounds count
     assert "Decisions 1" in page and "9♣ 7♣ v 7♠ : Hit — right." in page
+
+
+def test_insurance_at_the_deluxe_table_is_offered_graded_and_settled(client: Client) -> None:
+    # Deluxe, you alone: 10s 9h = 19 against the As (hole 7c: soft 18). Insurance comes
+    # first (the up card is an ace); the hard tier never insures. Insured for 5 (half of
+    # 10), the dealer peeks (no natural); you stand on 19 and beat 18: +10 on the hand,
+    # -5 on the insurance: 1005.
+    data = {"rules": "deluxe", "bankroll": "1000", "seat_1": "you", "shoe": "10s As 9h 7c 2d"}
+    client.post(START, data)
+    session = PracticeSession.objects.get()
+    dealt = send(client, session, "deal")
+    assert re.findall(r'name="action" value="(\w+)"', text(dealt)) == ["insure", "no_insurance"]
+    ok(send(client, session, "act", {"action": "insure"}))
+    ok(send(client, session, "act", {"action": "stand"}))
+    session.refresh_from_db()
+    assert session.balance == 1005
+    insured, stood = Drill.objects.filter(source="play").order_by("pk")
+    assert (insured.row, insured.action, insured.correct_action) == (
+        "insurance",
+        "insure",
+        "no_insurance",
+    )
+    # 8 decks: p = 127 ten-values (128 less the 10s) among the 413 cards unseen (416 less
+    # 10s, 9h, As); insuring's EV is 1.5p - 0.5 of a bet, what it gives up the opposite.
+    assert float(insured.ev_lost or 0) == pytest.approx(0.5 - 1.5 * 127 / 413, abs=1e-6)
+    assert (stood.row, stood.action, stood.correct_action) == ("hard 19", "stand", "stand")
+    summary = words(client.get(f"/practice/{session.pk}/summary/"))
+    assert "Insure — the play was No insurance" in summary
