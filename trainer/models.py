@@ -42,8 +42,8 @@ class Drill(PlayerRecord):
     #: Every rule field the drill was dealt and graded under (`Rules.to_json`).
     rules = models.JSONField(default=dict)
     #: The player's cards and the up card, as text ("10s 6h", "10d"); a practice round's
-    #: later decisions hold more than two cards.
-    cards = models.CharField(max_length=48)
+    #: later decisions hold more than two cards (at most 20 under 21: room for 21 of "10s ").
+    cards = models.CharField(max_length=96)
     up = models.CharField(max_length=4)
     #: The situation's chart cell ("hard 16", "10"), recorded with the answer.
     row = models.CharField(max_length=12, blank=True)

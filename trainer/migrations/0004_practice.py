@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="drill",
             name="cards",
-            field=models.CharField(max_length=48),
+            field=models.CharField(max_length=96),
         ),
         migrations.AddField(
             model_name="drill",
