@@ -8,6 +8,7 @@ history — and nothing built from it — can leak it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -25,6 +26,7 @@ __all__ = [
     "ShoeShuffled",
     "StakeSettled",
     "event_from_log",
+    "seat_hands",
 ]
 
 DEALER = 0
@@ -149,3 +151,18 @@ def event_from_log(entry: tuple) -> Event:  # type: ignore[type-arg]
     if kind == "void":
         return RoundVoided(entry[1])
     raise ValueError(f"unknown history entry {entry!r}")
+
+
+def seat_hands(events: Iterable[Event], seat: int) -> list[list[Card]]:
+    """A seat's hands, left to right, replayed from a round's public events: a split turns
+    a hand into two in place, the new one right after it."""
+    hands: list[list[Card]] = []
+    for event in events:
+        if isinstance(event, CardDealt) and event.seat == seat and event.card is not None:
+            if not hands:
+                hands.append([])
+            hands[event.hand].append(event.card)
+        elif isinstance(event, HandSplit) and event.seat == seat:
+            first, second = hands[event.hand]
+            hands[event.hand : event.hand + 1] = [[first], [second]]
+    return hands

@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.bots import hard_bot
-from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.round import Action
 from engine.strategy import ActionEVs, strategy_for
@@ -83,17 +82,13 @@ def grade_decision(view: PlayerView, chosen: Action | str) -> Grade:
     if view.hand_index is None:
         return Grade(action, correct, "", row, up, None, _insurance_ev_lost(view, action))
     strategy = strategy_for(view.rules)
-    evs = strategy.ev(",".join(_rank(card) for card in view.hand), up)
+    evs = strategy.ev(",".join(card.rank for card in view.hand), up)
     values = evs.as_dict()
     chosen_ev, correct_ev = values[action.value], values[correct.value]
     ev_lost = 0.0
     if chosen_ev is not None and correct_ev is not None:
         ev_lost = max(0.0, correct_ev - chosen_ev)
     return Grade(action, correct, strategy.chart[row][up], row, up, evs, ev_lost)
-
-
-def _rank(card: Card) -> str:
-    return "10" if card.points == 10 else card.rank
 
 
 def _insurance_ev_lost(view: PlayerView, action: Action) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARDS, Card
-from engine.events import Event, event_from_log
+from engine.events import Event, event_from_log, seat_hands
 from engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -55,17 +55,7 @@ class PlayerView:
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """The seat's hands, left to right, replayed from the public history."""
-        hands: list[list[int]] = []
-        for entry in self._log:
-            if entry[0] == "card" and entry[1] == self.seat:
-                if not hands:
-                    hands.append([])
-                hands[entry[2]].append(entry[3])
-            elif entry[0] == "split" and entry[1] == self.seat:
-                index = entry[2]
-                first, second = hands[index]
-                hands[index : index + 1] = [[first], [second]]
-        return tuple(tuple(CARDS[code] for code in hand) for hand in hands)
+        return tuple(tuple(hand) for hand in seat_hands(self.history(), self.seat))
 
     @property
     def hand(self) -> tuple[Card, ...]:

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.functional import Promise
 
 from engine.cards import Card
-from engine.events import CardDealt, Event, HandSplit, StakeSettled
+from engine.events import Event, StakeSettled, seat_hands
 from engine.round import Action
 from engine.table import Table
 from trainer.drills import CardFace
@@ -122,16 +122,7 @@ class SessionSummary:
 
 
 def _played_hands(events: list[Event], seat: int) -> tuple[PlayedHand, ...]:
-    """The seat's hands as they ended, replayed from the history (splits included)."""
-    hands: list[list[Card]] = []
-    for event in events:
-        if isinstance(event, CardDealt) and event.seat == seat and event.card is not None:
-            while len(hands) <= event.hand:
-                hands.append([])
-            hands[event.hand].append(event.card)
-        elif isinstance(event, HandSplit) and event.seat == seat:
-            first, second = hands[event.hand]
-            hands[event.hand : event.hand + 1] = [[first], [second]]
+    """The seat's hands as they ended, with their results."""
     results = {
         event.hand: event
         for event in events
@@ -145,5 +136,5 @@ def _played_hands(events: list[Event], seat: int) -> tuple[PlayedHand, ...]:
             else "",
             net=int(results[index].returned - results[index].staked) if index in results else 0,
         )
-        for index, cards in enumerate(hands)
+        for index, cards in enumerate(seat_hands(events, seat))
     )

@@ -30,7 +30,7 @@ from engine.events import (
 )
 from engine.hand import hand_value
 from engine.round import Action, Phase
-from engine.table import PLAYER, Table
+from engine.table import PLAYER, Table, bot_owner
 from trainer.drills import ACTION_BUTTONS, CardFace
 from trainer.models import Drill, PracticeSession
 from trainer.practice import CHIPS
@@ -208,7 +208,7 @@ def _seats(table: Table, names: dict[int, str], history: list[Event]) -> tuple[S
     in_round = {seat.number: seat for seat in rnd.seats} if rnd is not None else {}
     pictures = []
     for number in sorted(names):
-        owner = PLAYER if number == table.player_seat else f"bot {number}"
+        owner = PLAYER if number == table.player_seat else bot_owner(number)
         hands: list[HandPicture] = []
         if number in in_round:
             for index, hand in enumerate(in_round[number].hands):
