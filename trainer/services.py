@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from engine.drills import Situation, deal_situation
 from engine.errors import IllegalActionError
 from engine.rules import EUROPEAN, Rules, preset
+from trainer import answer_queries
 from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.weak_spots import WEAK_SPOTS, next_cell
@@ -62,9 +63,11 @@ def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> 
 
 def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
     """Grade and record an answer; a replayed or foreign one is refused and records nothing."""
-    drill = Drill.objects.filter(**owner.filter(), source=Drill.Source.DRILL, pk=drill_id).first()
+    drill = answer_queries.issued_drill(owner=owner, drill_id=drill_id)
     if drill is None:
         raise DrillRefused(_("That hand was not dealt to you."))
+    if drill.answered_at is not None:
+        raise DrillRefused(_("You have already answered that hand."))
     try:
         grade = situation_of(drill).grade(action)
     except IllegalActionError:
@@ -80,9 +83,8 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
         "ev_lost": Decimal(f"{grade.ev_lost:.6f}"),
         "response_ms": int((now - drill.issued_at).total_seconds() * 1000),
     }
-    # One conditional UPDATE: of two racing answers (a double click, a replay) exactly one
-    # finds the drill unanswered.
-    if not Drill.objects.filter(pk=drill.pk, answered_at__isnull=True).update(**recorded):
+    # Checked again as the answer is stored: a racing twin may have got there first.
+    if not answer_queries.record_answer(drill_id=drill.pk, recorded=recorded):
         raise DrillRefused(_("You have already answered that hand."))
     for field, value in recorded.items():
         setattr(drill, field, value)

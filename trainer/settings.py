@@ -141,7 +141,7 @@ CACHES = {
 }
 
 # Game state lives in the database, so sessions do too (never in a signed cookie).
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "trainer.sessions"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -72,9 +72,13 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
             return redirect("trainer:drill")  # POST/redirect/GET
     current = current or _drill_on_show(owner, chosen)
     partial = request.htmx and not request.htmx.history_restore_request
-    # The settings form is outside the partial: build it only for the full page.
+    # The settings form is outside the partials: build it only for the full page.
     settings_form = None if partial else SettingsForm(initial=asdict(chosen))
-    template = "trainer/drill.html#drill" if partial else "trainer/drill.html"
+    template = "trainer/drill.html"
+    if partial:
+        # An answer swaps only its own region (the cards stay put); a new deal, the drill.
+        answering = request.method == "POST" and "deal" not in request.POST
+        template += "#answer" if answering else "#drill"
     status = 400 if error and not request.htmx else 200
     context = _drill_context(current, chosen, settings_form)
     return render(request, template, {**context, "error": error}, status=status)

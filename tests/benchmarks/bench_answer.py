@@ -10,10 +10,13 @@ token and session cookie included, as htmx sends them). Prints requests per seco
 the 99th-percentile latency of each, and their ratio. Targets: the answer at least half
 the bare view's throughput, its p99 under 50 ms at 32 connections.
 
-``--repeat N`` runs the pair N times against the same server, so that on a shared machine
-each ratio compares two phases measured seconds apart. After each answer phase the
-database is asked how many drills were answered: a refused answer is a 200 to htmx too,
-so the run fails unless every completed request recorded its answer.
+``--account`` answers as a logged-in account (its user and settings are read too) instead
+of a guest. ``--warmup S`` (default 3) first runs both phases unreported, so that imports,
+the strategy store and the kept feedback are warm. ``--repeat N`` runs the pair N times
+against the same server, so that on a shared machine each ratio compares two phases
+measured seconds apart. After each answer phase the database is asked how many drills
+were answered: a refused answer is a 200 to htmx too, so the run fails unless every
+completed request recorded its answer.
 """
 
 from __future__ import annotations
@@ -57,6 +60,10 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--database-url", help="default: a throwaway SQLite file")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--warmup", type=int, default=3, help="unreported seconds first")
+    parser.add_argument(
+        "--account", action="store_true", help="answer as a logged-in account, not a guest"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
     env = {
@@ -77,9 +84,9 @@ def main() -> None:
     )
     subprocess.run([python, "manage.py", "analyse_presets"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)  # fmt: skip
-    needed = 4000 * args.seconds * args.repeat
+    needed = 4000 * (args.seconds * args.repeat + args.warmup)
     setup = subprocess.run(
-        [python, "-c", _SETUP.format(count=needed)],
+        [python, "-c", _SETUP.format(count=needed, account=args.account)],
         cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
         check=True, capture_output=True, text=True,
     )  # fmt: skip
@@ -95,9 +102,11 @@ def main() -> None:
         lua = work / "answer.lua"
         lua.write_text(LUA)
         base = f"http://127.0.0.1:{PORT}"
-        wrk = ["wrk", "-t2", f"-c{args.connections}", f"-d{args.seconds}s", "--latency"]
         answered, last = 0, int(first) - 1
-        for _ in range(args.repeat):
+        for phase in range(args.repeat + 1):
+            # Phase 0 warms up (imports, the strategy store, the feedback cache) unreported.
+            seconds = args.seconds if phase else args.warmup
+            wrk = ["wrk", "-t2", f"-c{args.connections}", f"-d{seconds}s", "--latency"]
             health = _run(wrk + [f"{base}/healthz"], env)
             answer = _run(
                 wrk + ["-s", str(lua), base],
@@ -109,8 +118,9 @@ def main() -> None:
                     f"only {now_answered - answered} of {answer.requests} answers were recorded"
                 )
             answered = now_answered
-            results.append((health, answer))
-            _report(health, answer)
+            if phase:
+                results.append((health, answer))
+                _report(health, answer)
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -143,14 +153,24 @@ from engine.drills import deal_situation
 from engine.rules import EUROPEAN
 from trainer.models import Drill
 import random
+from django.contrib import auth
+from django.contrib.auth.models import User
 session = import_module(settings.SESSION_ENGINE).SessionStore()
-session["guest_owner"] = "bench-guest"
+owner = {{"guest_token": "bench-guest"}}
+if {account}:  # what django.contrib.auth.login() keeps in the session
+    user = User.objects.create_user(f"bench-{{random.randrange(10**9)}}")
+    session[auth.SESSION_KEY] = str(user.pk)
+    session[auth.BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[auth.HASH_SESSION_KEY] = user.get_session_auth_hash()
+    owner = {{"user": user, "guest_token": ""}}
+else:
+    session["guest_owner"] = "bench-guest"
 session.save()
 rng = random.Random(1)
 drills = []
 for _ in range({count}):
     s = deal_situation(EUROPEAN, rng)
-    drills.append(Drill(guest_token="bench-guest", rules_name="european", rules_version="1.0.0",
+    drills.append(Drill(**owner, rules_name="european", rules_version="1.0.0",
                         cards=" ".join(str(c) for c in s.cards), up=str(s.up)))
 created = Drill.objects.bulk_create(drills)
 print(f"{{settings.SESSION_COOKIE_NAME}}={{session.session_key}}", _get_new_csrf_string(),

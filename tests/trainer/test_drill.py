@@ -58,14 +58,24 @@ def test_an_htmx_answer_returns_the_graded_fragment(client: Client) -> None:
     )
     assert response.status_code == 200
     html = response.content.decode()
-    assert html.lstrip().startswith('<section id="drill"')  # only the partial
-    assert "<html" not in html
+    assert html.lstrip().startswith('<div id="answer"')  # only the answer's region
+    assert "<html" not in html and 'aria-label="Ten of diamonds"' not in html  # cards stay
     assert "Not quite: the play is Hit (H)" in html
     assert "HX-Request" in response["Vary"]
     drill.refresh_from_db()
     assert (drill.action, drill.correct_action, drill.correct_code) == ("stand", "hit", "H")
     assert drill.ev_lost is not None and 0 < drill.ev_lost < 0.02
     assert drill.response_ms is not None
+
+
+def test_an_htmx_deal_returns_the_whole_drill(client: Client) -> None:
+    answered = rig(issued(client), "10s 6h", "10d")
+    client.post(URL, {"drill": answered.pk, "action": "hit"})
+    response = client.post(URL, {"deal": "1"}, headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="drill"')
+    dealt = Drill.objects.order_by("-pk")[0]
+    assert dealt.pk != answered.pk and f'name="drill" value="{dealt.pk}"' in html
 
 
 def test_a_right_answer_says_so(client: Client) -> None:
@@ -152,6 +162,39 @@ def test_the_htmx_answer_takes_at_most_five_queries(
     drill = rig(issued(client), "10s 6h", "10d")
     with django_assert_max_num_queries(5):
         client.post(URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"})
+
+
+def test_an_accounts_htmx_answer_takes_at_most_five_queries(
+    client: Client, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
+    # An account adds its user and its settings to the guest's session, drill and answer.
+    user = get_user_model().objects.create_user("ann", password="pw-123456!")
+    client.force_login(user)
+    drill = rig(issued(client), "10s 6h", "10d")
+    with django_assert_max_num_queries(5):
+        response = client.post(
+            URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"}
+        )
+    assertContains(response, "Right: Hit (H).")
+
+
+def test_forms_swapped_in_by_htmx_keep_their_token_field() -> None:
+    # A key pressed before htmx has taken over a swapped-in form submits it natively: it
+    # must still carry the token, and then it works as it would without JavaScript.
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(URL).content.decode()
+    drill = Drill.objects.get()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token is not None
+    fragment = client.post(
+        URL,
+        {"drill": drill.pk, "action": "hit"},
+        headers={"HX-Request": "true", "X-CSRFToken": token.group(1)},
+    ).content.decode()
+    field = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', fragment)
+    assert field is not None
+    natively = client.post(URL, {"deal": "1", "csrfmiddlewaretoken": field.group(1)})
+    assert natively.status_code == 302 and Drill.objects.count() == 2
 
 
 def test_a_post_needs_the_csrf_token() -> None:
