@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import Card
@@ -15,6 +16,13 @@ from trainer.models import Drill
 from trainer.services import situation_of
 
 _SUITS = {"c": ("♣", "black"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "black")}
+#: Card names for screen readers, in the reader's language (the engine's are English).
+_RANK_NAMES = {
+    "2": _("Two"), "3": _("Three"), "4": _("Four"), "5": _("Five"), "6": _("Six"),
+    "7": _("Seven"), "8": _("Eight"), "9": _("Nine"), "10": _("Ten"), "J": _("Jack"),
+    "Q": _("Queen"), "K": _("King"), "A": _("Ace"),
+}  # fmt: skip
+_SUIT_NAMES = {"c": _("clubs"), "d": _("diamonds"), "h": _("hearts"), "s": _("spades")}
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,12 @@ class CardFace:
     @classmethod
     def of(cls, card: Card) -> CardFace:
         symbol, colour = _SUITS[card.suit]
-        return cls(rank=card.rank, symbol=symbol, colour=colour, name=card.name)
+        # Translators: a card's name for screen readers, such as "Ace of spades".
+        name = gettext("%(rank)s of %(suit)s") % {
+            "rank": _RANK_NAMES[card.rank],
+            "suit": _SUIT_NAMES[card.suit],
+        }
+        return cls(rank=card.rank, symbol=symbol, colour=colour, name=name)
 
 
 @dataclass(frozen=True)

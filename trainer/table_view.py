@@ -31,6 +31,7 @@ from engine.events import (
 from engine.hand import hand_value
 from engine.round import Action, Phase
 from engine.table import PLAYER, Table, bot_owner
+from trainer.bidi import ltr, signed
 from trainer.drills import ACTION_BUTTONS, CardFace
 from trainer.models import Drill, PracticeSession
 from trainer.practice import CHIPS
@@ -296,17 +297,17 @@ def _line(event: Event, names: dict[int, str]) -> str | None:
             return _("The dealer checks the hole card: blackjack.")
         return _("The dealer checks the hole card: no blackjack.")
     if isinstance(event, StakeSettled) and event.kind == "hand":
-        return _("%(who)s: %(result)s, %(net)+d.") % {
+        return _("%(who)s: %(result)s, %(net)s.") % {
             "who": _who(names, event.seat),
             "result": RESULT_LABELS.get(event.result, event.result),
-            "net": int(event.returned - event.staked),
+            "net": signed(int(event.returned - event.staked)),
         }
     if isinstance(event, StakeSettled):
-        return _("%(who)s: %(kind)s, %(result)s, %(net)+d.") % {
+        return _("%(who)s: %(kind)s, %(result)s, %(net)s.") % {
             "who": _who(names, event.seat),
             "kind": STAKE_LABELS.get(event.kind, event.kind),
             "result": RESULT_LABELS.get(event.result, event.result.replace("_", " ")),
-            "net": int(event.returned - event.staked),
+            "net": signed(int(event.returned - event.staked)),
         }
     if isinstance(event, ShoeShuffled):
         return _("A fresh shoe is shuffled.")
@@ -317,7 +318,7 @@ def _line(event: Event, names: dict[int, str]) -> str | None:
 
 def _units(units: Fraction) -> str:
     """Units of the bet, exact: they are halves at most (3:2, surrender)."""
-    return f"{float(units):+.2f}".rstrip("0").rstrip(".")
+    return ltr(f"{float(units):+.2f}".rstrip("0").rstrip("."))
 
 
 def _text(card: Card | None) -> str:

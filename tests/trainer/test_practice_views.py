@@ -21,6 +21,7 @@ from django.test import Client
 from pytest_django.asserts import assertRedirects
 
 from engine.strategy import ROWS
+from trainer.bidi import LRI, PDI
 from trainer.models import Drill, PracticeRound, PracticeSession
 
 if TYPE_CHECKING:
@@ -121,9 +122,9 @@ def text(response: Response) -> str:
 
 
 def words(response: Response) -> str:
-    """The page's text without tags, whitespace collapsed."""
+    """The page's text as read: no tags, whitespace collapsed, no invisible bidi marks."""
     plain = html.unescape(re.sub(r"<[^>]+>", " ", text(response)))
-    return re.sub(r"\s+", " ", plain)
+    return re.sub(r"\s+", " ", plain.replace(LRI, "").replace(PDI, ""))
 
 
 def is_partial(response: Response) -> bool:
@@ -937,6 +938,7 @@ def test_the_summary_tells_the_session_in_numbers_mistakes_and_rounds(client: Cl
     mistakes = re.search(r'<table class="ev-table mistakes">(.*?)</table>', text(response), re.S)
     assert mistakes is not None
     row = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", mistakes.group(1))))
+    row = row.replace(LRI, "").replace(PDI, "")
     assert "1 10♠ 6♥ v 10♦ Stand Hit (H)" in row  # round, hand, your play, the play
     assert "Double" not in row  # the right double is no mistake
     assert "Round 2 · bet 10 · +20 → 1010" in page
