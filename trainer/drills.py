@@ -30,19 +30,23 @@ class CardFace:
     """A card as drawn: rank, suit symbol, colour, and its name for screen readers."""
 
     rank: str
+    suit: str
     symbol: str
     colour: str
-    name: str
 
     @classmethod
     def of(cls, card: Card) -> CardFace:
         symbol, colour = _SUITS[card.suit]
+        return cls(rank=card.rank, suit=card.suit, symbol=symbol, colour=colour)
+
+    @property
+    def name(self) -> str:
+        """Translated when the page is drawn (an answer's fragment never shows it)."""
         # Translators: a card's name for screen readers, such as "Ace of spades".
-        name = gettext("%(rank)s of %(suit)s") % {
-            "rank": _RANK_NAMES[card.rank],
-            "suit": _SUIT_NAMES[card.suit],
+        return gettext("%(rank)s of %(suit)s") % {
+            "rank": _RANK_NAMES[self.rank],
+            "suit": _SUIT_NAMES[self.suit],
         }
-        return cls(rank=card.rank, symbol=symbol, colour=colour, name=name)
 
 
 @dataclass(frozen=True)
