@@ -25,6 +25,7 @@ import argparse
 import os
 import re
 import secrets
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -127,9 +128,13 @@ def main() -> None:
     if args.repeat > 1:
         ratios = sorted(answer.rate / health.rate for health, answer in results)
         p99s = sorted(answer.p99 for _, answer in results)
+        rates = sorted(answer.rate for _, answer in results)
         print(
-            f"over {args.repeat} runs: ratio {ratios[0]:.2f}–{ratios[-1]:.2f}, "
-            f"answer p99 {p99s[0]:.1f}–{p99s[-1]:.1f} ms"
+            f"over {args.repeat} runs: ratio {ratios[0]:.2f}–{ratios[-1]:.2f} "
+            f"(median {statistics.median(ratios):.2f}), "
+            f"answer {rates[0]:,.0f}–{rates[-1]:,.0f} req/s "
+            f"(median {statistics.median(rates):,.0f}), "
+            f"answer p99 {p99s[0]:.1f}–{p99s[-1]:.1f} ms (median {statistics.median(p99s):.1f})"
         )
 
 
