@@ -3,8 +3,9 @@
 The answer is the request players make most, and it has a load target (half the
 throughput of a bare view, ``tests/benchmarks/bench_answer.py``). Building these two
 statements through the ORM took 0.6 ms of the request's 1.7; written out they take a
-tenth of that. They are still the model's: table, columns and value conversions come from
-``Drill``'s fields, the read returns a ``Drill``, and both are scoped like any selector.
+tenth of that. They are still the model's: the table and every value's conversion come
+from ``Drill``, the read returns a ``Drill``, both are scoped like any selector, and
+``tests/trainer/test_answer_queries.py`` reads what they write back through the ORM.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def record_answer(*, drill_id: int, recorded: dict[str, Any]) -> bool:
 
 
 def _column_field(name: str) -> Field[Any, Any]:
+    """A plain field of ``Drill``: stored in a column of its own name."""
     field = Drill._meta.get_field(name)
-    assert isinstance(field, Field) and field.column == field.attname, name
+    assert isinstance(field, Field) and field.column == field.attname == name, name
     return field

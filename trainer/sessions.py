@@ -1,9 +1,9 @@
-"""Database-backed sessions, read with one prepared statement.
+"""Database-backed sessions, read with one written-out statement.
 
-Every request a player makes reads their session, the drill answer included, whose load
-target (half the throughput of a bare view) leaves no room for the ORM building the same
-``SELECT`` on every request: that cost about 0.2 ms of a 0.5 ms budget. Reading is
-the only change; writing, expiry and ``clearsessions`` are Django's own.
+Every request a player makes reads their session, the drill answer included, and the ORM
+building the same ``SELECT`` each time cost about 0.2 ms of every such request (the
+answer has a load target: ``tests/benchmarks/bench_answer.py``). Reading is the only
+change; writing, expiry and ``clearsessions`` are Django's own.
 """
 
 from __future__ import annotations
