@@ -19,6 +19,14 @@ def test_home_page_renders_the_welcome(client: Client) -> None:
     assertContains(response, '<html lang="en" dir="ltr">')
 
 
+def test_home_leads_to_every_part_of_the_trainer(client: Client) -> None:
+    response = client.get(reverse("trainer:home"))
+    features = response.content.decode().split('class="features"')[1].split("</ul>")[0]
+    for name in ("drill", "progress", "practice"):
+        assert f'href="{reverse(f"trainer:{name}")}"' in features, name
+    assertNotContains(response, "coming soon")
+
+
 def test_home_is_at_the_site_root() -> None:
     assert reverse("trainer:home") == "/"
 

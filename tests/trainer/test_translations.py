@@ -22,6 +22,7 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[-+ #0]*\d*(?:\.\d+)?[a-z]")
 MAKEMESSAGES_OPTIONS = {
     "ignore_patterns": [".venv", "tests", "staticfiles", "*.egg-info"],
     "add_location": "file",
+    "no_obsolete": True,
 }
 
 
