@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import chain, repeat
-from operator import length_hint
 from typing import Any
 
 from engine.cards import CARDS, POINTS, Card, card_code
@@ -46,7 +45,8 @@ class Shoe:
         "needs_shuffle",
         "stacked_order",
     )
-    _left: Iterator[int]
+    #: How many cards are left to deal: the dealing iterator's own length hint, C code too.
+    _left: Callable[[], int]
     #: The next card's code; `ShoeError` once the shoe has run out (see `position`).
     draw: Callable[[], int]
 
@@ -94,7 +94,7 @@ class Shoe:
     @property
     def position(self) -> int:
         """How many cards have been dealt or burned since the last shuffle."""
-        return len(self.cards) - length_hint(self._left)
+        return len(self.cards) - self._left()
 
     @position.setter
     def position(self, position: int) -> None:
@@ -103,11 +103,14 @@ class Shoe:
         Drawing is the engine's most frequent operation, so `draw` is no Python function
         but C code: an iterator over the cards from ``position`` (whose length hint gives
         the position back), chained to one that raises `ShoeError` at every further draw.
+        The hint is read through the iterator's bound ``__length_hint__``: cheaper than
+        `operator.length_hint`, which looks the method up on every call, and read before
+        every round.
         """
         left = iter(self.cards)
         left.__setstate__(position)  # type: ignore[attr-defined]
         kind = "stacked shoe" if self.stacked_order else "shoe"
-        self._left = left
+        self._left = left.__length_hint__  # type: ignore[attr-defined]
         self.draw = chain(left, map(_run_out, repeat(kind))).__next__
 
     @property
