@@ -70,15 +70,15 @@ class Hand:
     builds its hands anew.
     """
 
-    def __init__(self, stake: int | Fraction, cards: list[int]) -> None:
+    def __init__(self, stake: int | Fraction) -> None:
+        """An empty hand with ``stake`` riding on it; `add` deals it its cards (every
+        round's first hands start empty, and a loop over no cards still costs)."""
         self.cards: list[int] = []
         self.hard = 0
         self.has_ace = False
         self.stake = stake
         self.doubled = self.from_split = self.split_aces = False
         self.closed = self.surrendered = self.natural = False
-        for code in cards:
-            self.add(code)
 
     def add(self, code: int) -> None:
         self.cards.append(code)

@@ -128,7 +128,7 @@ class Seat:
         self.number = number
         self.owner = owner
         self.bet = bet
-        self.hands = [Hand(bet, [])]
+        self.hands = [Hand(bet)]
         #: None until decided; then the insurance stake (0 = declined).
         self.insurance: Chips | None = None
         #: Side stakes: empty tuples until one is placed, which keeps a plain seat cheap.
@@ -562,9 +562,10 @@ class Round:
         self._take(seat.owner, seat.bet)
         first, second = hand.cards
         aces = POINTS[first] == 1
-        left = Hand(hand.stake, [first])
-        right = Hand(seat.bet, [second])
-        for new in (left, right):
+        left = Hand(hand.stake)
+        right = Hand(seat.bet)
+        for new, card in ((left, first), (right, second)):
+            new.add(card)
             new.from_split = True
             new.split_aces = aces
         seat.hands[index : index + 1] = [left, right]
@@ -754,7 +755,10 @@ class Round:
     @property
     def dealer(self) -> Hand:
         """The dealer's cards and total, as a copy (the round keeps them as codes)."""
-        return Hand(0, self._dealer)
+        dealer = Hand(0)
+        for code in self._dealer:
+            dealer.add(code)
+        return dealer
 
     def events_since(self, start: int) -> list[Event]:
         """The events recorded from history position ``start`` on."""
@@ -972,7 +976,9 @@ def _seat_from_json(data: dict[str, Any]) -> Seat:
         seat.behind.append(behind)
     seat.hands = []
     for item in data["hands"]:
-        hand = Hand(_chips_from_json(item["stake"]), [int(code) for code in item["cards"]])
+        hand = Hand(_chips_from_json(item["stake"]))
+        for code in item["cards"]:
+            hand.add(int(code))
         for flag in _HAND_FLAGS:
             setattr(hand, flag, bool(item[flag]))
         seat.hands.append(hand)
