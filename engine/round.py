@@ -212,20 +212,22 @@ class Round:
             self._check_betting(amount)  # refuses, saying why
         if not 1 <= seat <= self.rules.max_seats:
             raise IllegalActionError(f"there is no seat {seat} at this table")
-        held = 0
-        for taken in self.seats:
-            if taken.number == seat:
-                raise IllegalActionError(f"seat {seat} already has a bet")
-            held += taken.owner == owner
-        if held >= self.rules.seats_per_account:
-            raise IllegalActionError(
-                f"one player may hold at most {self.rules.seats_per_account} seat(s)"
-            )
+        seats = self.seats
+        if seats:  # a round's first bet: no seat is taken yet, and any account may hold one
+            held = 0
+            for taken in seats:
+                if taken.number == seat:
+                    raise IllegalActionError(f"seat {seat} already has a bet")
+                held += taken.owner == owner
+            if held >= self.rules.seats_per_account:
+                raise IllegalActionError(
+                    f"one player may hold at most {self.rules.seats_per_account} seat(s)"
+                )
         if self.balances is not None:
             self._take(owner, amount)
-        self.seats.append(Seat(seat, owner, amount))
-        if len(self.seats) > 1:
-            self.seats.sort(key=_seat_number)
+        seats.append(Seat(seat, owner, amount))
+        if len(seats) > 1:
+            seats.sort(key=_seat_number)
 
     def place_pair_bet(self, *, seat: int, amount: int, owner: str = "player") -> None:
         """A side bet that the seat's first two cards are a pair of the same rank."""
