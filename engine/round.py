@@ -671,7 +671,8 @@ class Round:
         for seat in self.seats:
             bet = seat.bet
             number = seat.number
-            for index, hand in enumerate(seat.hands):
+            index = 0  # counted, not enumerate(): the object costs more than a one-hand loop
+            for hand in seat.hands:
                 result, numerator, denominator = self._result(hand, dealer_natural, dealer_total)
                 stake = hand.stake
                 if takes_original_only and result == "lose":
@@ -696,6 +697,7 @@ class Round:
                     self._pay(
                         number, index, behind.owner, "behind", result, staked, paid, behind.amount
                     )
+                index += 1
             if seat.insurance:
                 paid = _scaled(seat.insurance, 1 + rules.insurance_pays) if dealer_natural else 0
                 result = "win" if dealer_natural else "lose"
