@@ -686,17 +686,17 @@ class Round:
                 )
                 if balances is not None:
                     balances[seat.owner] = _whole(balances.get(seat.owner, 0) + returned)
-                for behind in seat.behind:
-                    staked = behind.stakes[index]
-                    if not staked:
-                        continue
-                    if takes_original_only and result == "lose":
-                        paid: Chips = staked - behind.amount if index == 0 else staked
-                    else:
-                        paid = _portion(staked, numerator, denominator)
-                    self._pay(
-                        number, index, behind.owner, "behind", result, staked, paid, behind.amount
-                    )
+                if seat.behind:  # rarely: a loop over none would still build an iterator
+                    for behind in seat.behind:
+                        staked = behind.stakes[index]
+                        if not staked:
+                            continue
+                        unit = behind.amount
+                        if takes_original_only and result == "lose":
+                            paid: Chips = staked - unit if index == 0 else staked
+                        else:
+                            paid = _portion(staked, numerator, denominator)
+                        self._pay(number, index, behind.owner, "behind", result, staked, paid, unit)
                 index += 1
             if seat.insurance:
                 paid = _scaled(seat.insurance, 1 + rules.insurance_pays) if dealer_natural else 0
