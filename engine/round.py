@@ -640,10 +640,13 @@ class Round:
         has_ace = POINTS[up] == 1 or POINTS[hole] == 1
         total = hard + 10 if has_ace and hard <= 11 else hard
         dealer_natural = total == 21  # two cards that make 21 are a natural
-        if not dealer_natural and self._any_hand_undecided():
-            hits_soft_17 = self.rules.dealer_hits_soft_17
+        hits_soft_17 = self.rules.dealer_hits_soft_17
+        # The dealer draws below 17 (and on a soft 17 if the rules say so) unless no hand's
+        # result depends on the total any more: a walk over the hands, so asked only then.
+        draws = total < 17 or (total == 17 and hits_soft_17 and hard == 7)
+        if draws and self._any_hand_undecided():
             draw = self.shoe.draw
-            while total < 17 or (total == 17 and hits_soft_17 and hard == 7):
+            while draws:
                 card = draw()
                 dealer.append(card)
                 points = POINTS[card]
@@ -652,6 +655,7 @@ class Round:
                     has_ace = True
                 total = hard + 10 if has_ace and hard <= 11 else hard
                 self.log.append(("card", DEALER, 0, card))
+                draws = total < 17 or (total == 17 and hits_soft_17 and hard == 7)
         self._settle(dealer_natural, total)
         self.phase = _SETTLED
 
