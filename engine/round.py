@@ -677,7 +677,29 @@ class Round:
             number = seat.number
             index = 0  # counted, not enumerate(): the object costs more than a one-hand loop
             for hand in seat.hands:
-                result, numerator, denominator = self._result(hand, dealer_natural, dealer_total)
+                # The hand's result, and what it returns per chip staked as a ratio of ints
+                # (worked out here rather than by a method, which would cost a call a hand).
+                hard = hand.hard
+                if hand.surrendered:
+                    result, numerator, denominator = "surrender", 1, 2
+                elif hard > 21:
+                    result, numerator, denominator = "bust", 0, 1
+                elif dealer_natural:
+                    result, numerator, denominator = (
+                        ("push", 1, 1) if hand.natural else ("lose", 0, 1)
+                    )
+                elif hand.natural:
+                    odds = rules.blackjack_pays  # a Fraction, whose parts are properties
+                    result = "blackjack"
+                    numerator, denominator = odds.numerator + odds.denominator, odds.denominator
+                else:
+                    total = hard + 10 if hand.has_ace and hard <= 11 else hard
+                    if dealer_total > 21 or total > dealer_total:
+                        result, numerator, denominator = "win", 2, 1
+                    elif total == dealer_total:
+                        result, numerator, denominator = "push", 1, 1
+                    else:
+                        result, numerator, denominator = "lose", 0, 1
                 stake = hand.stake
                 if takes_original_only and result == "lose":
                     returned: Chips = stake - bet if index == 0 else stake
@@ -711,25 +733,6 @@ class Round:
                 for owner, amount in seat.pair_bets:
                     paid = amount * (1 + pays) if pays else 0
                     self._pay(number, None, owner, "pair", kind, amount, paid, amount)
-
-    def _result(self, hand: Hand, dealer_natural: bool, dealer_total: int) -> tuple[str, int, int]:
-        """The hand's result, and what it returns per chip staked as a ratio of ints."""
-        if hand.surrendered:
-            return "surrender", 1, 2
-        hard = hand.hard
-        if hard > 21:
-            return "bust", 0, 1
-        if dealer_natural:
-            return ("push", 1, 1) if hand.natural else ("lose", 0, 1)
-        if hand.natural:
-            pays = self.rules.blackjack_pays
-            return "blackjack", pays.numerator + pays.denominator, pays.denominator
-        total = hard + 10 if hand.has_ace and hard <= 11 else hard
-        if dealer_total > 21 or total > dealer_total:
-            return "win", 2, 1
-        if total == dealer_total:
-            return "push", 1, 1
-        return "lose", 0, 1
 
     def _pair_result(self, seat: Seat) -> tuple[str, int]:
         """The pair side bet's result on the seat's first two cards, and its odds."""
