@@ -7,6 +7,18 @@ from pytest_django.live_server_helper import LiveServer
 
 from trainer.models import Drill
 
+OTHER_LANGUAGES = ["ar", "ka", "hi", "pl"]
+#: The default table (easy bot, normal bot, you, hard bot): you hold 10 and 6 against a 9,
+#: and the bots before you draw from the rest.
+SHOE = "2c 3d 10s 4h 9d 8s 5c 6h 7c 10c 2d 3h 4c 5d 10h 10d 9c 9h 8c 8d 7h 7d 6c 6d"
+
+
+def choose_language(page: Page, live_server: LiveServer, language: str) -> None:
+    """As the header's language menu would: Django's language cookie."""
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+
 
 def fits_the_width(page: Page) -> bool:
     """Nothing sticks out sideways (longer words in other languages must wrap)."""
@@ -51,13 +63,11 @@ def test_a_visitor_switches_to_arabic_and_drills_right_to_left(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("language", ["ar", "ka", "hi", "pl"])
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
 def test_the_practice_table_in_each_language(
     page: Page, live_server: LiveServer, screen, language: str
 ) -> None:
-    page.context.add_cookies(
-        [{"name": "django_language", "value": language, "url": live_server.url}]
-    )
+    choose_language(page, live_server, language)
     page.goto(f"{live_server.url}/practice/")
     expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator("html")).to_have_attribute("dir", "rtl" if language == "ar" else "ltr")
@@ -76,20 +86,13 @@ def test_the_practice_table_in_each_language(
     screen.shot(f"practice-settled-{language}")
 
 
-#: The default table (easy bot, normal bot, you, hard bot): you hold 10 and 6 against a 9,
-#: and the bots before you draw from the rest.
-SHOE = "2c 3d 10s 4h 9d 8s 5c 6h 7c 10c 2d 3h 4c 5d 10h 10d 9c 9h 8c 8d 7h 7d 6c 6d"
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("language", ["ar", "ka", "hi", "pl"])
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
 def test_every_page_fits_the_screen_in_each_language(
     page: Page, live_server: LiveServer, screen, language: str
 ) -> None:
-    page.context.add_cookies(
-        [{"name": "django_language", "value": language, "url": live_server.url}]
-    )
+    choose_language(page, live_server, language)
     pages = {
         "home": "/",
         "drill": "/drill/",
