@@ -39,7 +39,7 @@ class Decision:
             chosen=BUTTONS[Action(drill.action)][0],
             correct=BUTTONS[Action(drill.correct_action)][0],
             code=drill.correct_code,
-            is_correct=drill.action == drill.correct_action,
+            is_correct=drill.is_correct,
             ev_lost=float(drill.ev_lost or 0),
             round_number=round_number,
         )

@@ -53,11 +53,11 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
 
     error: str | None = None
     current = None
-    if request.method == "POST":
+    if request.method == "POST" and "deal" in request.POST:
+        current = services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
+    elif request.method == "POST":
         form = AnswerForm(request.POST)
-        if "deal" in request.POST:
-            current = services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
-        elif form.is_valid():
+        if form.is_valid():
             try:
                 current = services.drill_answer(
                     owner=owner,
@@ -68,8 +68,8 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
                 error = str(refused)
         else:
             error = str(next(iter(form.errors.values()))[0])
-        if not request.htmx and error is None:
-            return redirect("trainer:drill")  # POST/redirect/GET
+    if request.method == "POST" and not request.htmx and error is None:
+        return redirect("trainer:drill")  # POST/redirect/GET
     current = current or _drill_on_show(owner, chosen)
     partial = request.htmx and not request.htmx.history_restore_request
     # The settings form is outside the partials: build it only for the full page.

@@ -1,4 +1,5 @@
-"""``{{ value|ltr }}``: a number that keeps its sign on its left in Arabic too."""
+"""``{{ value|ltr }}`` and ``{{ chips|signed }}``: numbers that keep their sign on the left
+in Arabic too."""
 
 from __future__ import annotations
 
@@ -8,3 +9,4 @@ from trainer import bidi
 
 register = template.Library()
 register.filter("ltr", bidi.ltr, is_safe=True)
+register.filter("signed", bidi.signed, is_safe=True)
