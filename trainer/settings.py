@@ -128,10 +128,18 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The {% cache %} tag's fragments. Each is keyed by everything it shows, so a process keeps
-# them in its own memory without any of them going stale; nothing else is cached there.
+# "default" holds what every app server must see alike (throttle counters): the database,
+# unless DJANGO_CACHE_BACKEND and DJANGO_CACHE_LOCATION name a shared cache server. Its
+# table is made by `manage.py createcachetable`.
+# The {% cache %} tag's fragments are keyed by everything they show, so a process keeps
+# them in its own memory without any of them going stale.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+    "default": {
+        "BACKEND": os.environ.get(
+            "DJANGO_CACHE_BACKEND", "django.core.cache.backends.db.DatabaseCache"
+        ),
+        "LOCATION": os.environ.get("DJANGO_CACHE_LOCATION", "trainer_cache"),
+    },
     "template_fragments": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "template-fragments",
@@ -223,6 +231,9 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 # client could claim to be on HTTPS.
 if env_bool("DJANGO_TRUST_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+#: Likewise: take a guest's address from X-Forwarded-For (its last entry, the one the
+#: proxy added) only behind a proxy that sets it. Throttles count guests by address.
+TRUST_X_FORWARDED_FOR = env_bool("DJANGO_TRUST_X_FORWARDED_FOR", False)
 
 # Django only logs to the console when DEBUG is on; without this, production 500s would
 # leave no trace in gunicorn's output.
