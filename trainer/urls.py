@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from trainer import views
+from trainer import accounts, views
 
 # The project and the app share this package, so the app's routes get their "trainer"
 # namespace here rather than from a second urls module.
@@ -22,7 +22,11 @@ trainer_patterns = [
 
 urlpatterns = [
     path("", include((trainer_patterns, "trainer"))),
-    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    # Before Django's own: the throttled log-in and reset, and a log-out page for a GET.
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/logout/", accounts.logout, name="logout"),
+    path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -4,8 +4,6 @@ from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -123,19 +121,6 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
     if period not in PERIODS:
         period = "day"
     return render(request, "trainer/progress.html", {"progress": progress_of(owner, period)})
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HtmxHttpRequest) -> HttpResponse:
-    """Create an account and log in to it; a guest's drill answers come along."""
-    form: UserCreationForm[Any] = UserCreationForm(request.POST or None)
-    if request.method == "POST":
-        if form.is_valid():
-            user = form.save()
-            login(request, user)  # the log-in signal moves the guest's answers
-            return redirect("trainer:drill")
-        return render(request, "registration/signup.html", {"form": form}, status=400)
-    return render(request, "registration/signup.html", {"form": form})
 
 
 @require_GET
