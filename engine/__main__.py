@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
 
     chart = analysed("chart", "the exact basic-strategy chart of the rules")
     chart.add_argument("--format", choices=("csv", "text"), default="csv")
-    ev = analysed("ev", "each action's EV for one two-card hand; print JSON")
+    ev = analysed("ev", "each action's EV for one two-card hand (a natural: its value); JSON")
     ev.add_argument("--hand", required=True, help="two ranks, e.g. 10,6 or A,7")
     ev.add_argument("--up", required=True, help="the dealer's up card rank, e.g. 10 or A")
     analysed("edge", "expected return of the chart and of optimal play; print JSON")

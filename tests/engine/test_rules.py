@@ -170,3 +170,25 @@ def test_a_contradiction_names_its_fields_in_its_error():
     with pytest.raises(RulesError) as refused:
         EUROPEAN.with_overrides({"nonsense": "1"})
     assert (refused.value.field, refused.value.code) == ("nonsense", "unknown_field")
+
+
+@given(value=st.integers(-(10**50), 10**50))
+def test_a_whole_number_typed_as_text_is_held_to_the_same_range(value):
+    if 1 <= value <= 8:
+        assert EUROPEAN.with_overrides({"decks": str(value)}).decks == value
+    else:
+        with pytest.raises(RulesError, match="^decks must be a whole number from 1 to 8$"):
+            EUROPEAN.with_overrides({"decks": str(value)})
+
+
+@pytest.mark.parametrize(("field", "choices"), [
+    ("double_on", {"any_two", "9-11", "10-11"}), ("surrender", {"none", "late"}),
+    ("burn", {"none", "first_card_value"}),
+])  # fmt: skip
+@given(text=st.text(max_size=20) | st.sampled_from(["any_two", "9-11", "10-11", "none", "late"]))
+def test_a_choice_takes_exactly_its_values(field, choices, text):
+    if text in choices:
+        assert getattr(Rules(**{field: text}), field) == text
+    else:
+        with pytest.raises(RulesError, match=f"^{field} must be one of: "):
+            Rules(**{field: text})
