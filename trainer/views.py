@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
@@ -59,11 +59,13 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
 
     error: str | None = None
     current = None
+    answered_id: int | None = None
     if request.method == "POST" and "deal" in request.POST:
         current = services.drill_issue(owner=owner, rules=rules, mode=chosen.mode)
     elif request.method == "POST":
         form = AnswerForm(request.POST)
         if form.is_valid():
+            answered_id = form.cleaned_data["drill"]
             try:
                 current = services.drill_answer(
                     owner=owner,
@@ -81,13 +83,18 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     # The settings form is outside the partials: build it only for the full page.
     settings_form = None if partial else SettingsForm(initial=asdict(chosen))
     template = "trainer/drill.html"
+    # An answer swaps only its own region (the cards stay put); a new deal, the drill; and so
+    # does an answer to a hand no longer shown (dealt under rules that no longer hold).
+    answering = request.method == "POST" and "deal" not in request.POST
+    same_hand = answered_id is None or answered_id == shown.id
     if partial:
-        # An answer swaps only its own region (the cards stay put); a new deal, the drill.
-        answering = request.method == "POST" and "deal" not in request.POST
-        template += "#answer" if answering else "#drill"
+        template += "#answer" if answering and same_hand else "#drill"
     status = 400 if error and not request.htmx else 200
     context = _drill_context(shown, chosen, settings_form, notice)
-    return render(request, template, {**context, "error": error}, status=status)
+    response = render(request, template, {**context, "error": error}, status=status)
+    if partial and answering and not same_hand:
+        return reswap(retarget(response, "#drill"), "outerHTML")
+    return response
 
 
 @require_POST

@@ -323,3 +323,18 @@ def test_a_guests_settings_of_an_older_shape_do_not_stop_a_sign_up(client: Clien
     assert response.status_code == 302
     stored = Preferences.objects.get(user__username="dee")
     assert (stored.rules_name, stored.mode) == ("american", "all")
+
+
+def test_an_htmx_answer_to_a_stale_drill_swaps_in_the_whole_new_hand(client: Client) -> None:
+    client.get(DRILL)
+    Drill.objects.update(rules=STALE_RULES, rules_name="old-custom")
+    stale = Drill.objects.get()
+    response = client.post(
+        DRILL, {"drill": stale.pk, "action": "stand"}, headers={"HX-Request": "true"}
+    )
+    new = Drill.objects.get()
+    # The cards on the page are the stale hand's: the answer region alone would not do.
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#drill", "outerHTML")
+    assertContains(response, '<section id="drill"')
+    assertContains(response, f'name="drill" value="{new.pk}"')
+    assertContains(response, "dealt under rules that no longer hold")
