@@ -1,6 +1,6 @@
 """The engine's command line: ``play``, ``simulate``, ``chart``, ``ev`` and ``edge``.
 
-Bad arguments print a usage message and exit with status 2.
+Bad arguments, rules out of range included, print a usage message and exit with status 2.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
 
     chart = analysed("chart", "the exact basic-strategy chart of the rules")
     chart.add_argument("--format", choices=("csv", "text"), default="csv")
-    ev = analysed("ev", "each action's EV for one two-card hand; print JSON")
+    ev = analysed("ev", "each action's EV for one two-card hand (a natural: its value); JSON")
     ev.add_argument("--hand", required=True, help="two ranks, e.g. 10,6 or A,7")
     ev.add_argument("--up", required=True, help="the dealer's up card rank, e.g. 10 or A")
     analysed("edge", "expected return of the chart and of optimal play; print JSON")
@@ -97,6 +97,13 @@ def main(
     parser = _parser()
     args = parser.parse_args(argv)
     rules = _rules(parser, args.rules, args.set)
+    try:
+        return _run(rules, args, stdin, stdout)
+    except EngineError as error:  # rules the command cannot handle: a message, no traceback
+        parser.error(str(error))
+
+
+def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if args.command == "simulate":
         result = simulate(rules, args.tier, args.rounds, seed=args.seed)
         print(json.dumps(result.to_json()), file=stdout)
@@ -109,14 +116,39 @@ def main(
             (chart_csv if args.format == "csv" else chart_text)(strategy.chart), end="", file=stdout
         )
     elif args.command == "ev":
-        try:
-            evs = strategy.ev(args.hand, args.up)
-        except EngineError as error:
-            parser.error(str(error))
-        print(json.dumps(evs.as_dict()), file=stdout)
+        evs = strategy.ev(args.hand, args.up)  # checks the ranks, for a natural too
+        if _is_natural(args.hand):
+            # No play is taken on a natural: it is paid (or pushes a dealer natural).
+            natural = {"natural": True, "value": _natural_value(rules, args.up)}
+            print(json.dumps(natural), file=stdout)
+        else:
+            print(json.dumps(evs.as_dict()), file=stdout)
     else:
         print(json.dumps(strategy.edge_json()), file=stdout)
     return 0
+
+
+def _tens(text: str) -> str:
+    rank = text.strip().upper()
+    return "10" if rank in ("T", "J", "Q", "K") else rank
+
+
+def _is_natural(hand: str) -> bool:
+    return sorted(_tens(rank) for rank in hand.split(",")) == ["10", "A"]
+
+
+def _natural_value(rules: Rules, up: str) -> float:
+    """A natural's value in bets: the payout, times the chance that the dealer has no
+    natural where the dealer does not peek (a dealer natural pushes it). With a peek the
+    EVs are conditioned on no dealer natural, so it is the payout."""
+    payout = float(rules.blackjack_pays)
+    up_rank = _tens(up)
+    if rules.dealer_peeks or up_rank not in ("10", "A"):
+        return payout
+    left = 52 * rules.decks - 3  # the player's ace and ten and the up card are out
+    # The hole card that makes the dealer's natural; one of its kind is in the player's hand.
+    completing = 16 * rules.decks - 1 if up_rank == "A" else 4 * rules.decks - 1
+    return payout * (1 - completing / left)
 
 
 def _play(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:

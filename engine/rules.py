@@ -8,6 +8,7 @@ preset's name and version.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -17,12 +18,15 @@ from typing import Any
 from engine.errors import RulesError
 
 __all__ = [
+    "ALLOWED",
     "AMERICAN",
     "DELUXE",
     "EUROPEAN",
     "PRESETS",
+    "Allowed",
     "Burn",
     "DoubleOn",
+    "Kind",
     "Rules",
     "Surrender",
     "preset",
@@ -54,10 +58,18 @@ class Burn(StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """One game's rules; a contradictory combination is refused on construction.
+    """One game's rules; a value outside its field's range (`ALLOWED`), or a
+    contradictory combination, is refused on construction.
+
+    Every field is bounded by what casinos offer, which also bounds what the strategy
+    analysis and a dealt shoe cost: nothing a visitor types can make them unbounded.
 
     >>> Rules(decks=2, dealer_hits_soft_17=True).decks
     2
+    >>> Rules(decks=100000)
+    Traceback (most recent call last):
+    ...
+    engine.errors.RulesError: decks must be a whole number from 1 to 8
     >>> Rules(dealer_peeks=True, original_bets_only=True)
     Traceback (most recent call last):
     ...
@@ -100,9 +112,12 @@ class Rules:
     mixed_pair_pays: int = 6
 
     def __post_init__(self) -> None:
-        problems = list(_contradictions(self))
-        if problems:
-            raise RulesError("; ".join(problems))
+        for field, allowed in ALLOWED.items():
+            value = getattr(self, field)
+            admitted = allowed.admit(field, value)
+            if admitted is not value:
+                object.__setattr__(self, field, admitted)  # frozen: normalised once, here
+        _refuse_contradictions(self)
 
     @property
     def split_aces_one_card(self) -> bool:
@@ -120,9 +135,7 @@ class Rules:
         >>> EUROPEAN.replace(decks=1).decks
         1
         """
-        unknown = sorted(set(changes) - set(FIELD_NAMES))
-        if unknown:
-            raise RulesError(f"unknown rule field(s): {', '.join(unknown)}")
+        _refuse_unknown(changes)
         return dataclasses.replace(self, **changes)
 
     def with_overrides(self, overrides: Mapping[str, str]) -> Rules:
@@ -143,42 +156,188 @@ class Rules:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Rules:
         """The inverse of `to_json`."""
-        unknown = sorted(set(data) - set(FIELD_NAMES))
-        if unknown:
-            raise RulesError(f"unknown rule field(s): {', '.join(unknown)}")
+        _refuse_unknown(data)
         return cls(**{field: _parse_value(field, value) for field, value in data.items()})
 
 
 FIELD_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
+
+
+class Kind(StrEnum):
+    """The kinds of value a rule field takes."""
+
+    WHOLE = "whole"
+    FRACTION = "fraction"
+    YES_NO = "yes_no"
+    CHOICE = "choice"
+    TEXT = "text"
+
+
+#: Longer text is refused before it is parsed: no number worth typing is this long, and
+#: parsing a huge one (``9`` * 5000, ``1e999999999``) would cost time or memory.
+_MAX_TEXT = 40
+#: Decimal or ``a/b`` fractions, with an exponent of at most three digits (``1e400``).
+_FRACTION_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?(/\d+)?")
+_WHOLE_TEXT = re.compile(r"[+-]?\d+")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
+@dataclass(frozen=True, slots=True)
+class Allowed:
+    """What one rule field accepts, as data: the web form lists it, errors quote it."""
+
+    kind: Kind
+    #: What the field means, in one line.
+    about: str
+    #: Inclusive bounds of a number (for text: its length).
+    low: Fraction = Fraction(0)
+    high: Fraction = Fraction(0)
+    #: The values of a choice.
+    choices: tuple[str, ...] = ()
+    #: For text: the characters allowed, as a pattern and in words.
+    pattern: str = ""
+    characters: str = ""
+
+    def describe(self) -> str:
+        """The range in words, as errors give it: ``a whole number from 1 to 8``."""
+        if self.kind is Kind.YES_NO:
+            return "true or false"
+        if self.kind is Kind.CHOICE:
+            return "one of: " + ", ".join(self.choices)
+        if self.kind is Kind.TEXT:
+            return f"{self.low} to {self.high} {self.characters}"
+        if self.low == self.high:
+            return f"exactly {self.low}"
+        noun = "a whole number" if self.kind is Kind.WHOLE else "a fraction"
+        return f"{noun} from {self.low} to {self.high}"
+
+    def admit(self, field: str, value: Any) -> Any:
+        """``value`` as the field holds it (``2`` → ``Fraction(2)``, ``"late"`` →
+        `Surrender.LATE`), or a `RulesError` naming the field and its range."""
+        kind = self.kind
+        if kind is Kind.YES_NO:
+            ok = isinstance(value, bool)
+        elif kind is Kind.CHOICE:
+            ok = isinstance(value, str) and value in self.choices
+        elif kind is Kind.TEXT:
+            ok = isinstance(value, str) and re.fullmatch(self.pattern, value) is not None
+        elif kind is Kind.WHOLE:
+            ok = type(value) is int and self.low <= value <= self.high
+        else:  # money and odds are exact: never a float
+            ok = type(value) in (int, Fraction) and self.low <= value <= self.high
+            value = Fraction(value) if ok and type(value) is int else value
+        if not ok:
+            raise self.refusal(field)
+        if kind is Kind.CHOICE and not isinstance(value, StrEnum):
+            return _ENUMS[field](value)
+        return value
+
+    def parse(self, field: str, value: Any) -> Any:
+        """Text (a command line, a form) or a JSON value as the field's type, unchecked
+        for range; anything that is not of that type is refused as out of range."""
+        if not isinstance(value, str):
+            return value  # JSON numbers and booleans are typed already
+        text = value.strip()
+        if len(text) > _MAX_TEXT:
+            raise self.refusal(field)
+        if self.kind is Kind.YES_NO:
+            lowered = text.lower()
+            if lowered not in _TRUE | _FALSE:
+                raise self.refusal(field)
+            return lowered in _TRUE
+        if self.kind is Kind.WHOLE:
+            if not _WHOLE_TEXT.fullmatch(text):
+                raise self.refusal(field)
+            return int(text)
+        if self.kind is Kind.FRACTION:
+            if not _FRACTION_TEXT.fullmatch(text):
+                raise self.refusal(field)
+            try:
+                return Fraction(text)
+            except (ValueError, ZeroDivisionError):
+                raise self.refusal(field) from None
+        return text
+
+    def refusal(self, field: str) -> RulesError:
+        return RulesError(
+            f"{field} must be {self.describe()}", field=field, code="range", allowed=self
+        )
+
+
+def _whole(low: int, high: int, about: str) -> Allowed:
+    return Allowed(Kind.WHOLE, about, Fraction(low), Fraction(high))
+
+
+def _fraction(low: Fraction, high: Fraction, about: str) -> Allowed:
+    return Allowed(Kind.FRACTION, about, low, high)
+
+
+def _yes_no(about: str) -> Allowed:
+    return Allowed(Kind.YES_NO, about)
+
+
+def _choice(enum: type[StrEnum], about: str) -> Allowed:
+    return Allowed(Kind.CHOICE, about, choices=tuple(member.value for member in enum))
+
+
+_ENUMS: dict[str, type[StrEnum]] = {"burn": Burn, "double_on": DoubleOn, "surrender": Surrender}
+
+#: Every field's range: what casinos offer, which also bounds the cost of analysing and
+#: dealing any rules a player may type.
+ALLOWED: dict[str, Allowed] = {
+    "name": Allowed(
+        Kind.TEXT, "the rules' name, recorded with everything played", Fraction(1),
+        Fraction(40), pattern=r"[A-Za-z0-9_-]{1,40}", characters="letters, digits, - or _",
+    ),
+    "version": Allowed(
+        Kind.TEXT, "the rules' version, recorded with everything played", Fraction(1),
+        Fraction(20), pattern=r"[A-Za-z0-9.+_-]{1,20}",
+        characters="letters, digits, ., +, - or _",
+    ),
+    "decks": _whole(1, 8, "decks in the shoe"),
+    "penetration": _fraction(
+        Fraction(1, 2), Fraction(9, 10), "share of the shoe dealt before the cut card"
+    ),
+    "burn": _choice(Burn, "cards burned from a fresh shoe"),
+    "dealer_hits_soft_17": _yes_no("the dealer hits soft 17 (else stands)"),
+    "dealer_peeks": _yes_no("the dealer checks for a natural before the players act"),
+    "original_bets_only": _yes_no(
+        "without a peek, a dealer natural takes only the original bets"
+    ),
+    "blackjack_pays": _fraction(Fraction(1), Fraction(2), "what a natural pays, such as 3/2"),
+    "double_on": _choice(DoubleOn, "which first two cards may be doubled"),
+    "double_after_split": _yes_no("a hand made by splitting may be doubled"),
+    "max_hands": _whole(1, 4, "most hands a seat may hold by splitting (1: no split)"),
+    "resplit_aces": _yes_no("split aces may be split again"),
+    "hit_split_aces": _yes_no("split aces may take more than one card"),
+    "surrender": _choice(Surrender, "whether a hand may be given up for half its bet"),
+    "surrender_vs_ace_or_ten": _yes_no("surrender is offered against an ace or a ten"),
+    "insurance": _yes_no("insurance is offered against an ace"),
+    "insurance_pays": _fraction(Fraction(2), Fraction(2), "what insurance pays"),
+    "short_balance_fallback": _yes_no(
+        "a double or split without the balance becomes a hit or stand"
+    ),
+    "max_seats": _whole(1, 7, "seats at the table"),
+    "seats_per_account": _whole(1, 2, "seats one player may take"),
+    "bet_behind": _yes_no("players may bet behind another's seat"),
+    "pair_bet": _yes_no("the pair side bet is offered"),
+    "perfect_pair_pays": _whole(0, 30, "what a perfect pair pays"),
+    "coloured_pair_pays": _whole(0, 30, "what a coloured pair pays"),
+    "mixed_pair_pays": _whole(0, 30, "what a mixed pair pays"),
+}  # fmt: skip
+
+
+def _refuse_unknown(fields: Mapping[str, Any]) -> None:
+    for field in fields:
+        if field not in ALLOWED:
+            raise RulesError(f"unknown rule field: {field}", field=field, code="unknown_field")
+
+
 def _parse_value(field: str, value: Any) -> Any:
     """Turn text or a JSON value into the type of a field, or explain what it expects."""
-    if field not in FIELD_NAMES:
-        raise RulesError(f"unknown rule field: {field}")
-    kind: Any = type(Rules.__dataclass_fields__[field].default)
-    try:
-        if kind is bool:
-            if isinstance(value, bool):
-                return value
-            if str(value).lower() in _TRUE | _FALSE:
-                return str(value).lower() in _TRUE
-            raise ValueError
-        if kind is int and isinstance(value, bool):
-            raise ValueError
-        if kind is Fraction and isinstance(value, float):
-            raise ValueError  # money and odds are never floats
-        return kind(value)
-    except (ValueError, TypeError, ZeroDivisionError):
-        expected = {
-            bool: "true or false",
-            int: "a whole number",
-            Fraction: "a fraction such as 3/2",
-            str: "text",
-        }.get(kind) or "one of " + ", ".join(member.value for member in kind)
-        raise RulesError(f"{field}={value!r} is not valid: expected {expected}") from None
+    _refuse_unknown({field: value})
+    return ALLOWED[field].parse(field, value)
 
 
 def _to_json_value(value: Any) -> Any:
@@ -189,27 +348,26 @@ def _to_json_value(value: Any) -> Any:
     return value
 
 
-def _contradictions(rules: Rules) -> list[str]:
-    found = []
-    if rules.decks < 1:
-        found.append("decks must be at least 1")
-    if not 0 < rules.penetration < 1:
-        found.append("penetration must be between 0 and 1")
-    if rules.blackjack_pays <= 0 or rules.insurance_pays <= 0:
-        found.append("blackjack_pays and insurance_pays must be positive")
-    if rules.max_hands < 1:
-        found.append("max_hands must be at least 1")
+def _refuse_contradictions(rules: Rules) -> None:
+    """Combinations that contradict each other; each field is in range by now."""
     if rules.dealer_peeks and rules.original_bets_only:
-        found.append(
-            "original_bets_only only applies when the dealer does not peek (dealer_peeks=False)"
+        raise RulesError(
+            "original_bets_only only applies when the dealer does not peek (dealer_peeks=False)",
+            field="original_bets_only",
+            code="original_bets_with_peek",
         )
     if rules.resplit_aces and rules.max_hands < 3:
-        found.append("resplit_aces needs max_hands of 3 or more")
-    if not 1 <= rules.seats_per_account <= rules.max_seats:
-        found.append("seats_per_account must be between 1 and max_seats")
-    if min(rules.perfect_pair_pays, rules.coloured_pair_pays, rules.mixed_pair_pays) < 0:
-        found.append("pair payouts must not be negative")
-    return found
+        raise RulesError(
+            "resplit_aces needs max_hands of 3 or more",
+            field="resplit_aces",
+            code="resplit_aces_hands",
+        )
+    if rules.seats_per_account > rules.max_seats:
+        raise RulesError(
+            "seats_per_account must not be more than max_seats",
+            field="seats_per_account",
+            code="seats_over_max",
+        )
 
 
 EUROPEAN = Rules(name="european", version="1.0.0")
@@ -248,5 +406,6 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         raise RulesError(
-            f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}"
+            f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}",
+            code="unknown_preset",
         ) from None

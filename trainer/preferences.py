@@ -1,20 +1,26 @@
 """Drill settings: the rules to train on, the mode, and whether hands advance by themselves.
 
 An account keeps them in the database; a guest in their session (so they carry over when
-the guest logs in, see `trainer.signals`).
+the guest logs in, see `trainer.signals`). What is stored is read defensively: settings
+that an engine change (or a hand-edited session) has made invalid fall back to their
+preset with a notice, so no stored value can make the drill page fail.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
+from fractions import Fraction
+from typing import Any
 
 from django import forms
 from django.http import HttpRequest
+from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.drills import MODES
 from engine.errors import RulesError
-from engine.rules import PRESETS, Rules, preset
+from engine.rules import ALLOWED, EUROPEAN, PRESETS, Allowed, Kind, Rules, preset
 from trainer.models import Preferences
 from trainer.weak_spots import WEAK_SPOTS
 
@@ -28,6 +34,89 @@ MODE_LABELS = {
     WEAK_SPOTS: _("Weak spots"),
 }
 
+#: The rules a player may change for drills, and what each means: those that change the
+#: strategy. The shoe's penetration does not (drills deal from a full shoe), and names,
+#: seats and side bets belong to tables, not to a decision.
+PLAYER_FIELDS: dict[str, Promise] = {
+    "decks": _("decks in the shoe"),
+    "dealer_hits_soft_17": _("the dealer hits soft 17 (else stands)"),
+    "dealer_peeks": _("the dealer checks for a natural before the players act"),
+    "original_bets_only": _(
+        "without a peek, a dealer natural takes only the original bets, not doubles and splits"
+    ),
+    "blackjack_pays": _("what a natural pays, such as 3/2 or 6/5"),
+    "double_on": _("which first two cards may be doubled"),
+    "double_after_split": _("a hand made by splitting may be doubled"),
+    "max_hands": _("most hands a seat may hold by splitting (1: no split)"),
+    "resplit_aces": _("split aces may be split again"),
+    "hit_split_aces": _("split aces may take more than one card"),
+    "surrender": _("whether a hand may be given up for half its bet"),
+    "surrender_vs_ace_or_ten": _("surrender is also offered against an ace or a ten"),
+}
+
+
+class OverridesError(ValueError):
+    """Changes to the rules that cannot be read; the message is in the player's language."""
+
+
+def range_text(allowed: Allowed) -> str:
+    """A field's range in the player's language (the engine's `Allowed.describe`)."""
+    if allowed.kind is Kind.YES_NO:
+        return gettext("true or false")
+    if allowed.kind is Kind.CHOICE:
+        return gettext("one of: %(choices)s") % {"choices": ", ".join(allowed.choices)}
+    if allowed.kind is Kind.TEXT:
+        return gettext("%(low)s to %(high)s characters") % _bounds(allowed)
+    if allowed.low == allowed.high:
+        return gettext("exactly %(value)s") % {"value": _number(allowed.low)}
+    if allowed.kind is Kind.WHOLE:
+        return gettext("a whole number from %(low)s to %(high)s") % _bounds(allowed)
+    return gettext("a fraction from %(low)s to %(high)s") % _bounds(allowed)
+
+
+def _number(value: Fraction) -> str:
+    return str(value)  # written as typed (3/2), never localised: it is typed back
+
+
+def _bounds(allowed: Allowed) -> dict[str, str]:
+    return {"low": _number(allowed.low), "high": _number(allowed.high)}
+
+
+def rules_error_text(error: RulesError) -> str:
+    """The engine's refusal in the player's language, built from its parts."""
+    if error.code == "range" and error.allowed is not None:
+        return gettext("%(field)s must be %(range)s") % {
+            "field": error.field,
+            "range": range_text(error.allowed),
+        }
+    if error.code == "original_bets_with_peek":
+        return gettext(
+            "original_bets_only only applies when the dealer does not peek (dealer_peeks=false)"
+        )
+    if error.code == "resplit_aces_hands":
+        return gettext("resplit_aces needs max_hands of 3 or more")
+    return str(error)  # a refusal the form cannot lead to: the engine's English
+
+
+def _not_changeable(field: str) -> str:
+    return gettext("%(field)s is not a rule you can change here") % {"field": field}
+
+
+@dataclass(frozen=True)
+class RuleField:
+    """One line of the form's list of rules: name, meaning, range."""
+
+    name: str
+    about: Promise
+    range: str
+
+
+def rule_fields() -> list[RuleField]:
+    """The rules a player may change, with their ranges from the engine's table."""
+    return [
+        RuleField(name, about, range_text(ALLOWED[name])) for name, about in PLAYER_FIELDS.items()
+    ]
+
 
 @dataclass(frozen=True)
 class DrillSettings:
@@ -40,15 +129,37 @@ class DrillSettings:
         """The preset, with the player's own changes to it."""
         return preset(self.rules_name).with_overrides(parse_overrides(self.custom_rules))
 
+    def rules_in_force(self) -> tuple[Rules, str | None]:
+        """The rules to deal, and a notice when stored rules no longer hold (after an
+        engine change): then the preset alone, or the European game for an unknown preset."""
+        try:
+            return self.rules(), None
+        except (RulesError, OverridesError) as error:
+            reason = rules_error_text(error) if isinstance(error, RulesError) else str(error)
+            fallback = PRESETS.get(self.rules_name, EUROPEAN)
+        notice = gettext(
+            "Your saved rules no longer work (%(reason)s), so these hands follow the "
+            "%(preset)s rules. Change them in the settings below."
+        ) % {"reason": reason, "preset": fallback.name}
+        return fallback, notice
+
 
 def parse_overrides(text: str) -> dict[str, str]:
-    """``"decks=2, dealer_hits_soft_17=true"`` → ``{"decks": "2", …}``."""
-    overrides = {}
+    """``"decks=2, dealer_hits_soft_17=true"`` → ``{"decks": "2", …}``, each field one a
+    player may change, and only once."""
+    overrides: dict[str, str] = {}
     for part in filter(None, (piece.strip() for piece in text.replace(";", ",").split(","))):
         field, sep, value = part.partition("=")
+        field = field.strip()
         if not sep:
-            raise RulesError(f"write each change as FIELD=VALUE, not {part!r}")
-        overrides[field.strip()] = value.strip()
+            raise OverridesError(
+                gettext("write each change as FIELD=VALUE, not %(part)s") % {"part": part}
+            )
+        if field not in PLAYER_FIELDS:
+            raise OverridesError(_not_changeable(field))
+        if field in overrides:
+            raise OverridesError(gettext("%(field)s is given more than once") % {"field": field})
+        overrides[field] = value.strip()
     return overrides
 
 
@@ -67,27 +178,47 @@ class SettingsForm(forms.Form):
     )
     auto_advance = forms.BooleanField(label=_("Deal the next hand by itself"), required=False)
 
-    def clean(self) -> dict[str, object]:
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         name, custom = cleaned.get("rules_name"), cleaned.get("custom_rules", "")
         if name and custom:
             try:
                 preset(str(name)).with_overrides(parse_overrides(str(custom)))
             except RulesError as error:
+                self.add_error("custom_rules", rules_error_text(error))
+            except OverridesError as error:
                 self.add_error("custom_rules", str(error))
         return cleaned
 
 
 def settings_of(request: HttpRequest) -> DrillSettings:
-    """This player's drill settings (the defaults until they choose)."""
+    """This player's drill settings (the defaults until they choose, or for what is stored
+    in a shape these settings no longer have)."""
     if request.user.is_authenticated:
         stored = Preferences.objects.filter(user_id=request.user.pk).first()
-        if stored is None:
-            return DrillSettings()
-        return DrillSettings(
-            stored.rules_name, stored.custom_rules, stored.mode, stored.auto_advance
-        )
-    return DrillSettings(**request.session.get(SESSION_KEY, {}))
+        return settings_from_stored(asdict(DrillSettings()) if stored is None else {
+            "rules_name": stored.rules_name,
+            "custom_rules": stored.custom_rules,
+            "mode": stored.mode,
+            "auto_advance": stored.auto_advance,
+        })  # fmt: skip
+    return settings_from_stored(request.session.get(SESSION_KEY))
+
+
+def settings_from_stored(data: object) -> DrillSettings:
+    """Each stored value of the right type, else its default; the rules are checked when
+    dealt (`DrillSettings.rules_in_force`), where a notice can say what went wrong."""
+    defaults = DrillSettings()
+    if not isinstance(data, dict):
+        return defaults
+    kept = {
+        field.name: data[field.name]
+        for field in fields(DrillSettings)
+        if isinstance(data.get(field.name), type(getattr(defaults, field.name)))
+    }
+    if kept.get("mode", "all") not in (*MODES, WEAK_SPOTS):
+        del kept["mode"]
+    return DrillSettings(**kept)
 
 
 def settings_save(request: HttpRequest, chosen: DrillSettings) -> None:

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.drills import Situation, deal_situation
-from engine.errors import IllegalActionError
+from engine.errors import EngineError, IllegalActionError
 from engine.rules import EUROPEAN, Rules, preset
 from trainer import answer_queries
 from trainer.models import Drill
@@ -38,13 +38,24 @@ def situation_of(drill: Drill) -> Situation:
     return Situation.parse(rules, drill.cards, drill.up)
 
 
+def situation_or_none(drill: Drill) -> Situation | None:
+    """The drill's situation, or None when it was dealt under rules (or cards) that the
+    engine no longer accepts: stored data must never stop a page."""
+    try:
+        return situation_of(drill)
+    except (EngineError, ValueError):
+        return None
+
+
 def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> Drill:
     """The player's pending drill, or a new one dealt by the server."""
     pending = Drill.objects.filter(
         **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
     ).first()
-    if pending is not None:
+    if pending is not None and situation_or_none(pending) is not None:
         return pending
+    if pending is not None:
+        pending.delete()  # dealt under rules no longer valid: never answerable, so replaced
     cell = next_cell(owner, rules.name) if mode == WEAK_SPOTS else None
     if cell is not None:
         situation = Situation.for_cell(rules, *cell, random.SystemRandom())
@@ -68,8 +79,13 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
         raise DrillRefused(_("That hand was not dealt to you."))
     if drill.answered_at is not None:
         raise DrillRefused(_("You have already answered that hand."))
+    situation = situation_or_none(drill)
+    if situation is None:
+        raise DrillRefused(
+            _("That hand was dealt under rules that no longer hold; here is a new one.")
+        )
     try:
-        grade = situation_of(drill).grade(action)
+        grade = situation.grade(action)
     except IllegalActionError:
         raise DrillRefused(_("That play is not allowed with this hand.")) from None
     now = timezone.now()

@@ -9,18 +9,23 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
-from engine.rules import PRESETS
+from engine.rules import PRESETS, Rules
 from trainer import practice, selectors, services
 from trainer.charts import ChartView
 from trainer.drills import DrillView
 from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
-from trainer.models import Drill
 from trainer.owners import Owner
-from trainer.preferences import DrillSettings, SettingsForm, settings_of, settings_save
+from trainer.preferences import (
+    DrillSettings,
+    SettingsForm,
+    rule_fields,
+    settings_of,
+    settings_save,
+)
 from trainer.progress import PERIODS, progress_of
 from trainer.summary import SessionSummary
 from trainer.table_view import TableView
@@ -48,14 +53,17 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     """A dealt decision to answer, then how the answer compares with the exact strategy."""
     owner = selectors.owner_of(request)
     chosen = settings_of(request)
+    rules, notice = chosen.rules_in_force()
 
     error: str | None = None
     current = None
+    answered_id: int | None = None
     if request.method == "POST" and "deal" in request.POST:
-        current = services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
+        current = services.drill_issue(owner=owner, rules=rules, mode=chosen.mode)
     elif request.method == "POST":
         form = AnswerForm(request.POST)
         if form.is_valid():
+            answered_id = form.cleaned_data["drill"]
             try:
                 current = services.drill_answer(
                     owner=owner,
@@ -68,48 +76,66 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
             error = str(next(iter(form.errors.values()))[0])
     if request.method == "POST" and not request.htmx and error is None:
         return redirect("trainer:drill")  # POST/redirect/GET
-    current = current or _drill_on_show(owner, chosen)
+    shown = DrillView.of(current) if current else _drill_on_show(owner, rules, chosen.mode)
     partial = request.htmx and not request.htmx.history_restore_request
     # The settings form is outside the partials: build it only for the full page.
     settings_form = None if partial else SettingsForm(initial=asdict(chosen))
     template = "trainer/drill.html"
+    # An answer swaps only its own region (the cards stay put); a new deal, the drill; and so
+    # does an answer to a hand no longer shown (dealt under rules that no longer hold).
+    answering = request.method == "POST" and "deal" not in request.POST
+    same_hand = answered_id is None or answered_id == shown.id
     if partial:
-        # An answer swaps only its own region (the cards stay put); a new deal, the drill.
-        answering = request.method == "POST" and "deal" not in request.POST
-        template += "#answer" if answering else "#drill"
+        template += "#answer" if answering and same_hand else "#drill"
     status = 400 if error and not request.htmx else 200
-    context = _drill_context(current, chosen, settings_form)
-    return render(request, template, {**context, "error": error}, status=status)
+    context = _drill_context(shown, chosen, settings_form, notice)
+    response = render(request, template, {**context, "error": error}, status=status)
+    if partial and answering and not same_hand:
+        return reswap(retarget(response, "#drill"), "outerHTML")
+    return response
 
 
 @require_POST
 def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
-    """Change the rules, the kind of hands and auto-advance; the next hand follows them."""
+    """Change the rules, the kind of hands and auto-advance; a hand under them is dealt."""
     owner = selectors.owner_of(request)
     form = SettingsForm(request.POST)
     if not form.is_valid():
         chosen = settings_of(request)  # unchanged: the page shows the form's errors
-        context = _drill_context(_drill_on_show(owner, chosen), chosen, form)
+        rules, notice = chosen.rules_in_force()
+        shown = _drill_on_show(owner, rules, chosen.mode)
+        context = _drill_context(shown, chosen, form, notice)
         return render(request, "trainer/drill.html", {**context, "settings_open": True}, status=400)
-    settings_save(request, DrillSettings(**form.cleaned_data))
+    chosen = DrillSettings(**form.cleaned_data)
+    settings_save(request, chosen)
     services.drills_discard_pending(owner=owner)
+    # Dealt now, so that the page shows a hand under the new settings, not the last answer.
+    services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
     return redirect("trainer:drill")
 
 
-def _drill_on_show(owner: Owner, chosen: DrillSettings) -> Drill:
-    """The latest drill (answered: its feedback shows), or a newly dealt one."""
-    return selectors.latest_drill(owner) or services.drill_issue(
-        owner=owner, rules=chosen.rules(), mode=chosen.mode
-    )
+def _drill_on_show(owner: Owner, rules: Rules, mode: str) -> DrillView:
+    """The latest drill (answered: its feedback shows), or a newly dealt one.
+
+    A drill dealt under rules the engine no longer accepts (after an engine change) cannot
+    be shown or graded: a new hand is dealt instead, and an answered one stays in the
+    player's history (its grade was recorded when it was answered).
+    """
+    latest = selectors.latest_drill(owner)
+    if latest is not None and services.situation_or_none(latest) is not None:
+        return DrillView.of(latest)
+    return DrillView.of(services.drill_issue(owner=owner, rules=rules, mode=mode))
 
 
 def _drill_context(
-    drill: Drill, chosen: DrillSettings, form: SettingsForm | None
+    drill: DrillView, chosen: DrillSettings, form: SettingsForm | None, notice: str | None
 ) -> dict[str, Any]:
     return {
-        "drill": DrillView.of(drill),
+        "drill": drill,
         "auto_advance": chosen.auto_advance,
         "settings_form": form,
+        "rule_fields": rule_fields() if form is not None else (),
+        "notice": notice,
     }
 
 

@@ -86,3 +86,26 @@ def test_a_weak_spots_session_brings_back_a_missed_cell(
     repeat = Situation.parse(EUROPEAN, again.cards, again.up)
     assert again.pk != missed.pk
     assert (repeat.row, repeat.up_column) == (situation.row, situation.up_column)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_player_reads_the_rules_they_may_change_and_is_told_what_is_wrong(
+    page: Page, live_server: LiveServer, screen
+) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.get_by_text("Settings").click()
+    page.get_by_text("Rules you can change").click()
+    expect(page.locator(".rule-fields")).to_contain_text("a whole number from 1 to 8")
+    screen.shot("drill-settings-rules")
+    page.get_by_label("Changes to the rules").fill("decks=100000")
+    page.get_by_role("button", name="Save and deal").click()
+
+    expect(page.get_by_text("decks must be a whole number from 1 to 8")).to_be_visible()
+    expect(page.get_by_text("Rules: european v1.0.0")).to_be_visible()
+    screen.shot("drill-settings-refused")
+    page.get_by_label("Changes to the rules").fill("decks=2")
+    page.get_by_role("button", name="Save and deal").click()
+    expect(page.get_by_text("Rules: european-custom v1.0.0")).to_be_visible()
+    expect(page.get_by_text("What is your play?")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

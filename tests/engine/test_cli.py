@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from engine.__main__ import main
+from engine.errors import RulesError
 from engine.strategy import store, strategy_for
 
 
@@ -139,3 +140,66 @@ def test_bad_strategy_arguments_exit_with_status_2(argv, strategy_cache, capsys)
         main(argv)
     assert exit_.value.code == 2
     assert "usage:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("decks=100000", "decks must be a whole number from 1 to 8"),
+        ("decks=1000000000", "decks must be a whole number from 1 to 8"),
+        ("max_hands=1000", "max_hands must be a whole number from 1 to 4"),
+        ("blackjack_pays=1e400", "blackjack_pays must be a fraction from 1 to 2"),
+        ("max_seats=26", "max_seats must be a whole number from 1 to 7"),
+    ],
+)
+@pytest.mark.parametrize("command", [["edge"], ["chart"], ["simulate", "--tier", "easy",
+                                     "--rounds", "10"], ["play"]])  # fmt: skip
+def test_rules_out_of_range_exit_2_with_the_message(command, setting, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--set", setting], stdin=io.StringIO(""), stdout=io.StringIO())
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.rstrip().endswith(message)
+
+
+def test_bad_rules_never_give_a_traceback():
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "edge", "--set", "decks=100000"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.rstrip().endswith("decks must be a whole number from 1 to 8")
+
+
+def test_an_engine_error_of_a_command_exits_2_with_its_message(capsys, monkeypatch):
+    def refuse(rules, *args, **kwargs):
+        raise RulesError("the analysis cannot do that", field="decks")
+
+    monkeypatch.setattr("engine.__main__.simulate", refuse)
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "--tier", "easy", "--rounds", "10"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.rstrip().endswith("the analysis cannot do that")
+
+
+# A natural is worth the blackjack payout, less the pushes against a dealer natural where
+# the dealer does not peek (with a peek the EVs are conditioned on no dealer natural).
+# Worked by hand from six decks (312 cards: 24 aces, 96 ten-values) with the player's ace
+# and ten and the up card out (309 left):
+#   up 10, no peek: P(hole ace) = 23/309, value = 3/2 * (1 - 23/309) = 429/309
+#   up A,  no peek: P(hole ten) = 95/309, value = 3/2 * (1 - 95/309) = 321/309
+@pytest.mark.parametrize(
+    ("argv", "value"),
+    [
+        (["--rules", "european", "--hand", "A,10", "--up", "2"], 1.5),
+        (["--rules", "european", "--hand", "K,A", "--up", "Q"], 429 / 309),
+        (["--rules", "european", "--hand", "A,J", "--up", "A"], 321 / 309),
+        (["--rules", "american", "--hand", "A,10", "--up", "10"], 1.5),
+        (["--rules", "american", "--hand", "A,10", "--up", "A"], 1.5),
+        (["--rules", "european", "--set", "blackjack_pays=6/5", "--hand", "10,A", "--up", "9"],
+         1.2),
+    ],
+)  # fmt: skip
+def test_ev_of_a_natural_is_its_payout_and_offers_no_play(argv, value, strategy_cache):
+    result = json.loads(run("ev", *argv))
+    assert result == {"natural": True, "value": pytest.approx(value, abs=1e-12)}

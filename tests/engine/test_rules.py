@@ -3,8 +3,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import AMERICAN, DELUXE, EUROPEAN, PRESETS, Burn, Rules, RulesError, Surrender, preset
+from engine.rules import ALLOWED, FIELD_NAMES, DoubleOn
 
 
 def test_the_european_preset_is_the_game_of_rules_md():
@@ -68,3 +71,124 @@ def test_rules_round_trip_through_json():
 def test_an_unknown_preset_names_the_known_ones():
     with pytest.raises(RulesError, match="european"):
         preset("vegas")
+
+
+# Every field's documented range (shared/RULES.md and issue 10): these are the casino's,
+# written out here rather than read from the engine's table, so a change to one shows.
+WHOLE_RANGES = {
+    "decks": (1, 8),
+    "max_hands": (1, 4),
+    "max_seats": (1, 7),
+    "seats_per_account": (1, 2),
+    "perfect_pair_pays": (0, 30),
+    "coloured_pair_pays": (0, 30),
+    "mixed_pair_pays": (0, 30),
+}
+FRACTION_RANGES = {
+    "penetration": (Fraction(1, 2), Fraction(9, 10)),
+    "blackjack_pays": (Fraction(1), Fraction(2)),
+    "insurance_pays": (Fraction(2), Fraction(2)),
+}
+
+
+@pytest.mark.parametrize("field", sorted(WHOLE_RANGES))
+@given(value=st.integers(-(10**30), 10**30))
+def test_a_whole_number_field_takes_exactly_its_range(field, value):
+    low, high = WHOLE_RANGES[field]
+    if low <= value <= high:
+        assert getattr(Rules(**{field: value}), field) == value
+    else:
+        expected = f"^{field} must be a whole number from {low} to {high}$"
+        with pytest.raises(RulesError, match=expected):
+            Rules(**{field: value})
+
+
+@pytest.mark.parametrize("field", sorted(FRACTION_RANGES))
+@given(value=st.fractions(max_denominator=1000) | st.integers(-(10**30), 10**30).map(Fraction))
+def test_a_fraction_field_takes_exactly_its_range(field, value):
+    low, high = FRACTION_RANGES[field]
+    if low <= value <= high:
+        assert getattr(Rules(**{field: value}), field) == value
+    else:
+        with pytest.raises(RulesError, match=f"^{field} must be ") as refused:
+            Rules(**{field: value})
+        assert (refused.value.field, str(low)) == (field, str(refused.value.allowed.low))
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "message"),
+    [
+        ("decks", "1000000000", "decks must be a whole number from 1 to 8"),
+        ("decks", "100000", "decks must be a whole number from 1 to 8"),
+        ("decks", "9" * 5000, "decks must be a whole number from 1 to 8"),
+        ("max_hands", "1000", "max_hands must be a whole number from 1 to 4"),
+        ("blackjack_pays", "1e400", "blackjack_pays must be a fraction from 1 to 2"),
+        ("blackjack_pays", "1e999999999999", "blackjack_pays must be a fraction from 1 to 2"),
+        ("blackjack_pays", "9" * 5000, "blackjack_pays must be a fraction from 1 to 2"),
+        ("blackjack_pays", "5/2", "blackjack_pays must be a fraction from 1 to 2"),
+        ("penetration", "1", "penetration must be a fraction from 1/2 to 9/10"),
+        ("insurance_pays", "3", "insurance_pays must be exactly 2"),
+        ("original_bets_only", "maybe", "original_bets_only must be true or false"),
+        ("surrender", "early", "surrender must be one of: none, late"),
+        ("name", "x" * 41, "name must be 1 to 40 letters, digits, - or _"),
+        ("name", "<script>", "name must be 1 to 40 letters, digits, - or _"),
+        ("version", "1" * 21, "version must be 1 to 20 letters, digits, ., +, - or _"),
+    ],
+)
+def test_text_out_of_range_is_refused_quickly_naming_the_field_and_its_range(field, text, message):
+    with pytest.raises(RulesError) as refused:
+        EUROPEAN.with_overrides({field: text})
+    assert str(refused.value) == message
+    assert refused.value.field == field and refused.value.code == "range"
+
+
+def test_a_value_of_the_wrong_type_is_refused_like_one_out_of_range():
+    for changes in ({"decks": True}, {"decks": 2.0}, {"blackjack_pays": 1.5},
+                    {"dealer_peeks": 1}, {"surrender": "early"}, {"name": 7}):  # fmt: skip
+        with pytest.raises(RulesError, match=f"^{next(iter(changes))} must be "):
+            Rules(**changes)
+
+
+def test_values_of_a_fields_type_are_normalised():
+    rules = Rules(blackjack_pays=2, surrender="late", double_on="10-11")
+    assert type(rules.blackjack_pays) is Fraction
+    assert rules.surrender is Surrender.LATE and rules.double_on is DoubleOn.TEN_OR_ELEVEN
+
+
+def test_every_field_has_a_documented_range():
+    assert set(ALLOWED) == set(FIELD_NAMES)
+    for field, allowed in ALLOWED.items():
+        assert allowed.about and allowed.describe(), field
+    assert ALLOWED["decks"].describe() == "a whole number from 1 to 8"
+    assert ALLOWED["double_on"].choices == ("any_two", "9-11", "10-11")
+
+
+def test_a_contradiction_names_its_fields_in_its_error():
+    with pytest.raises(RulesError) as refused:
+        Rules(resplit_aces=True, max_hands=2)
+    assert (refused.value.field, refused.value.code) == ("resplit_aces", "resplit_aces_hands")
+    with pytest.raises(RulesError) as refused:
+        EUROPEAN.with_overrides({"nonsense": "1"})
+    assert (refused.value.field, refused.value.code) == ("nonsense", "unknown_field")
+
+
+@given(value=st.integers(-(10**50), 10**50))
+def test_a_whole_number_typed_as_text_is_held_to_the_same_range(value):
+    if 1 <= value <= 8:
+        assert EUROPEAN.with_overrides({"decks": str(value)}).decks == value
+    else:
+        with pytest.raises(RulesError, match="^decks must be a whole number from 1 to 8$"):
+            EUROPEAN.with_overrides({"decks": str(value)})
+
+
+@pytest.mark.parametrize(("field", "choices"), [
+    ("double_on", {"any_two", "9-11", "10-11"}), ("surrender", {"none", "late"}),
+    ("burn", {"none", "first_card_value"}),
+])  # fmt: skip
+@given(text=st.text(max_size=20) | st.sampled_from(["any_two", "9-11", "10-11", "none", "late"]))
+def test_a_choice_takes_exactly_its_values(field, choices, text):
+    if text in choices:
+        assert getattr(Rules(**{field: text}), field) == text
+    else:
+        with pytest.raises(RulesError, match=f"^{field} must be one of: "):
+            Rules(**{field: text})
