@@ -86,3 +86,35 @@ def test_a_weak_spots_session_brings_back_a_missed_cell(
     repeat = Situation.parse(EUROPEAN, again.cards, again.up)
     assert again.pk != missed.pk
     assert (repeat.row, repeat.up_column) == (situation.row, situation.up_column)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_with_auto_advance_the_next_hand_is_dealt_by_itself(
+    page: Page, live_server: LiveServer, screen
+) -> None:
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.goto(f"{live_server.url}/drill/")
+    page.get_by_text("Settings").click()
+    page.get_by_label("Deal the next hand by itself").check()
+    page.get_by_role("button", name="Save and deal").click()
+    page.wait_for_load_state()  # the keyboard script is deferred
+
+    for answered in range(1, 4):
+        expect(page.get_by_text("What is your play?")).to_be_visible()
+        dealt = Drill.objects.get(answered_at=None)
+        page.keyboard.press("s")
+        expect(page.locator(".feedback__verdict")).to_be_visible()
+        if answered == 1:
+            screen.shot("drill-auto-advance-feedback")
+        # Two seconds later the next hand comes by itself, and a new one it is.
+        expect(page.get_by_text("What is your play?")).to_be_visible()
+        assert Drill.objects.exclude(answered_at=None).count() == answered
+        assert Drill.objects.get(answered_at=None).pk != dealt.pk
+
+    expect(page.locator(".drill__error")).to_have_count(0)
+    expect(page.locator("#drill .felt")).to_have_count(1)
+    assert errors == []
