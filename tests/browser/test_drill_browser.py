@@ -118,3 +118,33 @@ def test_with_auto_advance_the_next_hand_is_dealt_by_itself(
     expect(page.locator(".drill__error")).to_have_count(0)
     expect(page.locator("#drill .felt")).to_have_count(1)
     assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_enter_on_a_link_follows_it_instead_of_dealing(page: Page, live_server: LiveServer) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.wait_for_load_state()  # the keyboard script is deferred
+    page.keyboard.press("s")
+    expect(page.locator(".feedback__verdict")).to_be_visible()
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Progress").focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(f"{live_server.url}/progress/")
+    assert Drill.objects.filter(answered_at=None).count() == 0  # no hand was dealt
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_letter_keys_work_on_an_arabic_keyboard_layout(
+    page: Page, live_server: LiveServer
+) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.wait_for_load_state()  # the keyboard script is deferred
+    # The key where a US keyboard has H types "ا" on an Arabic layout.
+    page.evaluate(
+        """document.body.dispatchEvent(new KeyboardEvent("keydown",
+             {key: "\u0627", code: "KeyH", bubbles: true, cancelable: true}))"""
+    )
+    expect(page.locator(".feedback__verdict")).to_be_visible()
+    assert Drill.objects.get().action == "hit"
