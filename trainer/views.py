@@ -141,12 +141,14 @@ def _drill_context(
 
 @require_GET
 def progress(request: HtmxHttpRequest) -> HttpResponse:
-    """How the player is doing: accuracy over time, by kind of hand, and cell by cell."""
+    """How the player is doing under one rules set: accuracy over time, by kind of hand,
+    and cell by cell."""
     owner = selectors.owner_of(request)
     period = request.GET.get("by", "day")
     if period not in PERIODS:
         period = "day"
-    return render(request, "trainer/progress.html", {"progress": progress_of(owner, period)})
+    progress = progress_of(owner, period, rules_name=request.GET.get("rules"))
+    return render(request, "trainer/progress.html", {"progress": progress})
 
 
 @require_GET

@@ -109,3 +109,63 @@ def test_a_player_reads_the_rules_they_may_change_and_is_told_what_is_wrong(
     expect(page.get_by_text("Rules: european-custom v1.0.0")).to_be_visible()
     expect(page.get_by_text("What is your play?")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_with_auto_advance_the_next_hand_is_dealt_by_itself(
+    page: Page, live_server: LiveServer, screen
+) -> None:
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.goto(f"{live_server.url}/drill/")
+    page.get_by_text("Settings").click()
+    page.get_by_label("Deal the next hand by itself").check()
+    page.get_by_role("button", name="Save and deal").click()
+    page.wait_for_load_state()  # the keyboard script is deferred
+
+    for answered in range(1, 4):
+        expect(page.get_by_text("What is your play?")).to_be_visible()
+        dealt = Drill.objects.get(answered_at=None)
+        page.keyboard.press("s")
+        expect(page.locator(".feedback__verdict")).to_be_visible()
+        if answered == 1:
+            screen.shot("drill-auto-advance-feedback")
+        # Two seconds later the next hand comes by itself, and a new one it is.
+        expect(page.get_by_text("What is your play?")).to_be_visible()
+        assert Drill.objects.exclude(answered_at=None).count() == answered
+        assert Drill.objects.get(answered_at=None).pk != dealt.pk
+
+    expect(page.locator(".drill__error")).to_have_count(0)
+    expect(page.locator("#drill .felt")).to_have_count(1)
+    assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_enter_on_a_link_follows_it_instead_of_dealing(page: Page, live_server: LiveServer) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.wait_for_load_state()  # the keyboard script is deferred
+    page.keyboard.press("s")
+    expect(page.locator(".feedback__verdict")).to_be_visible()
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Progress").focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(f"{live_server.url}/progress/")
+    assert Drill.objects.filter(answered_at=None).count() == 0  # no hand was dealt
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_letter_keys_work_on_an_arabic_keyboard_layout(
+    page: Page, live_server: LiveServer
+) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.wait_for_load_state()  # the keyboard script is deferred
+    # The key where a US keyboard has H types "ا" on an Arabic layout.
+    page.evaluate(
+        """document.body.dispatchEvent(new KeyboardEvent("keydown",
+             {key: "\u0627", code: "KeyH", bubbles: true, cancelable: true}))"""
+    )
+    expect(page.locator(".feedback__verdict")).to_be_visible()
+    assert Drill.objects.get().action == "hit"

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from trainer.models import Drill, PracticeSession
+from trainer.models import Drill, PracticeRound, PracticeSession
 
 # Three rounds, player in seat 1 and an easy bot in seat 2, European rules, bankroll 1000.
 # Deal order per round: seat 1, seat 2, up card, seat 1, seat 2, hole card; then draws.
@@ -135,3 +135,25 @@ def test_the_coach_stops_a_wrong_play_and_lets_it_be_taken_back(
     decision = Drill.objects.get(source="play")  # graded once, as the mistake it was
     assert (decision.action, decision.correct_action) == ("stand", "hit")
     assert decision.ev_lost is not None and decision.ev_lost > 0
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_keyboard_player_adds_a_chip_with_enter_without_dealing(
+    page: Page, live_server: LiveServer
+) -> None:
+    page.goto(f"{live_server.url}/practice/")
+    for seat in range(1, 8):
+        page.get_by_label(f"Seat {seat}").select_option("you" if seat == 1 else "")
+    page.get_by_label("Stacked shoe (test mode)").fill("10s 10d 6h 7c 5c")
+    page.get_by_role("button", name="Sit down").click()
+    page.wait_for_load_state()  # the keyboard script is deferred
+    expect(page.get_by_test_id("next-bet")).to_have_text("10")
+
+    page.get_by_role("button", name="Add a chip of 50", exact=True).focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("next-bet")).to_have_text("60")
+    page.get_by_role("button", name="Clear bet").focus()
+    page.keyboard.press(" ")
+    expect(page.get_by_test_id("next-bet")).to_have_text("0")
+    assert not PracticeRound.objects.exists()  # neither key dealt a round

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -12,21 +13,32 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 from pytest_django.asserts import assertContains, assertNotContains
 
+from engine.rules import DELUXE, EUROPEAN, Rules
+from engine.strategy import strategy_for
 from trainer.models import Drill
+from trainer.progress import Progress
 
 pytestmark = pytest.mark.django_db
 URL = "/progress/"
 
 
 def answered(
-    user: User, row: str, up: str, *, right: bool, days_ago: int = 0, lost: str = "0.05"
+    user: User,
+    row: str,
+    up: str,
+    *,
+    right: bool,
+    days_ago: int = 0,
+    lost: str = "0.05",
+    rules: Rules = EUROPEAN,
 ) -> Drill:
     """An answered drill, made directly: the progress page only reads what is stored."""
     when = timezone.now() - timedelta(days=days_ago)
     return Drill.objects.create(
-        user=user, rules_name="european", rules_version="1.0.0", cards="10s 6h", up="10d",
-        row=row, up_column=up, answered_at=when, action="hit" if right else "stand",
-        correct_action="hit", correct_code="H", ev_lost=Decimal("0") if right else Decimal(lost),
+        user=user, rules_name=rules.name, rules_version=rules.version, rules=rules.to_json(),
+        cards="10s 6h", up="10d", row=row, up_column=up, answered_at=when,
+        action="hit" if right else "stand", correct_action="hit", correct_code="H",
+        ev_lost=Decimal("0") if right else Decimal(lost),
     )  # fmt: skip
 
 
@@ -71,7 +83,7 @@ def test_the_heat_map_shows_seen_and_unseen_cells(client: Client, ann: User) -> 
     answered(ann, "hard 16", "10", right=False)
     progress = client.get(URL).context["progress"]
     cells = dict(progress.heat_rows)["Hard 16"]
-    assert [c.percent for c in cells if c.up == "10"] == [50]
+    assert [c.share for c in cells if c.up == "10"] == ["50%"]
     assert all(c.tally is None for c in cells if c.up != "10")
     assertContains(client.get(URL), "not seen yet")
 
@@ -130,3 +142,109 @@ def test_drills_and_practice_decisions_are_counted_apart_and_together(
     assert progress.total.answered == 3
     heat = {(row, cell.up): cell.tally for row, cells in progress.heat_rows for cell in cells}
     assert heat["Hard 12", "3"] is not None and heat["Hard 12", "3"].answered == 1
+
+
+def add_up(progress: Progress) -> None:
+    """Every breakdown of the page counts the answers its totals count."""
+    total = progress.total
+    heat = [cell.tally for _, cells in progress.heat_rows for cell in cells if cell.tally]
+    for breakdown in (
+        [tally for _, tally in progress.kinds],
+        [tally for _, tally in progress.sources],
+        [point.tally for point in progress.days],
+        heat,
+    ):
+        assert sum(t.answered for t in breakdown) == total.answered
+        assert sum(t.correct for t in breakdown) == total.correct
+
+
+def test_progress_is_shown_per_rules_set_the_most_trained_first(client: Client, ann: User) -> None:
+    for right in (True, False, True):
+        answered(ann, "hard 16", "10", right=right, rules=DELUXE)
+    answered(ann, "soft 18", "9", right=True, rules=DELUXE)
+    answered(ann, "hard 12", "3", right=False)
+    answered(ann, "pair 8", "A", right=True, days_ago=1)
+    Drill.objects.filter(pk=answered(ann, "hard 9", "4", right=True).pk).update(source="play")
+
+    shown = client.get(URL)
+    progress = shown.context["progress"]
+    assert progress.rules_name == "deluxe"  # four answers against three
+    assert (progress.total.answered, progress.total.correct) == (4, 3)
+    add_up(progress)
+    assertContains(shown, "Rules: deluxe")
+
+    european = client.get(URL, {"rules": "european"}).context["progress"]
+    assert european.rules_name == "european"
+    assert (european.total.answered, european.total.correct) == (3, 2)
+    assert [t.answered for _, t in european.kinds] == [2, 0, 1]
+    add_up(european)
+    assert [(choice.name, choice.answered) for choice in european.rules_sets] == [
+        ("deluxe", 4),
+        ("european", 3),
+    ]
+    weekly = client.get(URL, {"rules": "european", "by": "week"}).context["progress"]
+    assert weekly.total.answered == 3
+
+
+def test_an_unknown_rules_set_shows_the_most_trained(client: Client, ann: User) -> None:
+    answered(ann, "hard 16", "10", right=True)
+    response = client.get(URL, {"rules": "no-such-rules"})
+    assert response.status_code == 200
+    assert response.context["progress"].rules_name == "european"
+
+
+def test_a_custom_rules_set_is_its_own_choice_with_its_own_chart(client: Client, ann: User) -> None:
+    custom = EUROPEAN.with_overrides({"dealer_hits_soft_17": "true"})
+    answered(ann, "soft 18", "2", right=True, rules=custom)
+    answered(ann, "hard 16", "10", right=False)
+    progress = client.get(URL, {"rules": "european-custom"}).context["progress"]
+    assert progress.total.answered == 1
+    add_up(progress)
+    chart = strategy_for(custom).chart
+    codes = {(row, cell.up): cell.code for row, cells in progress.heat_rows for cell in cells}
+    assert codes["Soft 18", "2"] == chart["soft 18"]["2"]
+    assert codes["Hard 11", "A"] == chart["hard 11"]["A"]
+
+
+def test_a_rules_set_without_an_analysis_shows_its_answers_without_the_chart(
+    client: Client, ann: User
+) -> None:
+    drill = answered(ann, "hard 16", "10", right=False)
+    # Stored under rules the engine no longer accepts.
+    Drill.objects.filter(pk=drill.pk).update(rules_name="old-custom", rules={"decks": "many"})
+    response = client.get(URL)
+    assert response.status_code == 200
+    progress = response.context["progress"]
+    assert progress.rules_name == "old-custom"
+    add_up(progress)
+    cells = [cell for _, cells in progress.heat_rows for cell in cells]
+    assert all(cell.code == "" for cell in cells)
+    assert [cell.tally.answered for cell in cells if cell.tally] == [1]
+
+
+def test_svg_coordinates_are_never_localized(client: Client, ann: User) -> None:
+    # Right shares of 2/3, 1/3 and 1: coordinates with decimals.
+    for days_ago, results in ((2, (True, True, False)), (1, (True, False, False)), (0, (True,))):
+        for right in results:
+            answered(ann, "hard 16", "10", right=right, days_ago=days_ago)
+    for language in ("pl", "ar", "en"):
+        client.cookies["django_language"] = language
+        html = client.get(URL).content.decode()
+        svg = html[html.index("<svg") : html.index("</svg>")]
+        coordinates = re.findall(r'\b(?:x1|x2|y1|y2)="([^"]*)"', svg)
+        assert len(coordinates) == 4 * (3 + 3)  # the grid's three lines, the three dots
+        for value in coordinates:
+            float(value)  # "33,33" fails
+        for box in re.findall(r'viewBox="([^"]*)"', svg):
+            assert [float(n) for n in box.split()]
+        for points in re.findall(r'points="([^"]*)"', svg):
+            assert all(len([float(n) for n in p.split(",")]) == 2 for p in points.split())
+
+
+def test_a_share_is_never_rounded_to_all_or_nothing(client: Client, ann: User) -> None:
+    for n in range(200):
+        answered(ann, "hard 16", "10", right=n != 0)
+    html = client.get(URL).content.decode()
+    shown = re.findall(r">([^<>]*%)<", html)  # every share, as a cell's whole text
+    assert shown and "100%" not in shown
+    assert "99%" in shown  # 199 right of 200
