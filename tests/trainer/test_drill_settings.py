@@ -83,7 +83,13 @@ def test_an_account_keeps_its_settings_and_a_guest_brings_theirs(client: Client)
     choose(client, rules="american", mode="soft", auto=True)
     password = "a-long-pass-phrase-7"
     client.post(
-        reverse("signup"), {"username": "ann", "password1": password, "password2": password}
+        reverse("signup"),
+        {
+            "username": "ann",
+            "email": "ann@example.com",
+            "password1": password,
+            "password2": password,
+        },
     )
     stored = Preferences.objects.get(user__username="ann")
     assert (stored.rules_name, stored.mode, stored.auto_advance) == ("american", "soft", True)
@@ -318,7 +324,13 @@ def test_a_guests_settings_of_an_older_shape_do_not_stop_a_sign_up(client: Clien
     keep_in_session(client, {"rules_name": "american", "colour": "blue", "mode": 3})
     password = "a-long-pass-phrase-7"
     response = client.post(
-        reverse("signup"), {"username": "dee", "password1": password, "password2": password}
+        reverse("signup"),
+        {
+            "username": "dee",
+            "email": "dee@example.com",
+            "password1": password,
+            "password2": password,
+        },
     )
     assert response.status_code == 302
     stored = Preferences.objects.get(user__username="dee")

@@ -836,8 +836,8 @@ def test_a_guests_table_moves_to_the_account_they_sign_up_for(client: Client) ->
     stranger = Client()
     theirs = start(stranger, NINETEEN_V_SIX)
 
-    client.post("/accounts/signup/", {"username": "ann", "password1": PASSWORD,
-                                      "password2": PASSWORD})  # fmt: skip
+    client.post("/accounts/signup/", {"username": "ann", "email": "ann@example.com",
+                                      "password1": PASSWORD, "password2": PASSWORD})  # fmt: skip
     ann = get_user_model().objects.get(username="ann")
     session.refresh_from_db()
     assert (session.user_id, session.guest_token) == (ann.pk, "")
