@@ -67,6 +67,20 @@ class Drill(PlayerRecord):
             models.Index(fields=["user", "-issued_at"]),
             models.Index(fields=["guest_token", "-issued_at"]),
         ]
+        # One hand waits to be answered at a time, whatever races to deal the next.
+        constraints = [
+            *PlayerRecord.Meta.constraints,
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(answered_at__isnull=True, source="drill"),
+                name="one_pending_drill_per_account",
+            ),
+            models.UniqueConstraint(
+                fields=["guest_token"],
+                condition=models.Q(user__isnull=True, answered_at__isnull=True, source="drill"),
+                name="one_pending_drill_per_guest",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.cards} v {self.up} ({self.rules_name})"
@@ -121,6 +135,20 @@ class PracticeSession(PlayerRecord):
         indexes = [
             models.Index(fields=["user", "-started_at"]),
             models.Index(fields=["guest_token", "-started_at"]),
+        ]
+        # One table at a time, whatever races to open another.
+        constraints = [
+            *PlayerRecord.Meta.constraints,
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_open_table_per_account",
+            ),
+            models.UniqueConstraint(
+                fields=["guest_token"],
+                condition=models.Q(user__isnull=True, ended_at__isnull=True),
+                name="one_open_table_per_guest",
+            ),
         ]
 
     def __str__(self) -> str:

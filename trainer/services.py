@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,10 +49,12 @@ def situation_or_none(drill: Drill) -> Situation | None:
 
 
 def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> Drill:
-    """The player's pending drill, or a new one dealt by the server."""
-    pending = Drill.objects.filter(
-        **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
-    ).first()
+    """The player's pending drill, or a new one dealt by the server.
+
+    One drill waits at a time (a constraint in the database): of racing requests for the
+    next hand, one deals it and the others are given that one.
+    """
+    pending = _pending_drill(owner)
     if pending is not None and situation_or_none(pending) is not None:
         return pending
     if pending is not None:
@@ -61,15 +64,28 @@ def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> 
         situation = Situation.for_cell(rules, *cell, random.SystemRandom())
     else:
         situation = deal_situation(rules, mode="all" if mode == WEAK_SPOTS else mode)
-    return Drill.objects.create(
-        user_id=owner.user_id,
-        guest_token="" if owner.user_id is not None else owner.guest_token,
-        rules_name=rules.name,
-        rules_version=rules.version,
-        rules=rules.to_json(),
-        cards=" ".join(str(card) for card in situation.cards),
-        up=str(situation.up),
-    )
+    try:
+        with transaction.atomic():
+            return Drill.objects.create(
+                user_id=owner.user_id,
+                guest_token="" if owner.user_id is not None else owner.guest_token,
+                rules_name=rules.name,
+                rules_version=rules.version,
+                rules=rules.to_json(),
+                cards=" ".join(str(card) for card in situation.cards),
+                up=str(situation.up),
+            )
+    except IntegrityError:
+        pending = _pending_drill(owner)
+        if pending is None:  # dealt by the racing request and answered already: deal again
+            return drill_issue(owner=owner, rules=rules, mode=mode)
+        return pending
+
+
+def _pending_drill(owner: Owner) -> Drill | None:
+    return Drill.objects.filter(
+        **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
+    ).first()
 
 
 def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:

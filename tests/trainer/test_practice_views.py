@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -252,6 +253,43 @@ def test_a_replayed_deal_deals_once(client: Client) -> None:
     assert snapshot(session) == before
     assert PracticeRound.objects.filter(session=session).count() == 1
     assert before["session"]["balance"] == 990  # one bet of 10 taken, not two
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_click_on_deal_deals_once_and_shows_the_table_to_both(
+    together: Callable[[Sequence[Callable[[], Any]]], list[Any]],
+) -> None:
+    """Two deals sent at once from one page (a double click, Enter pressed twice)."""
+    for _ in range(5):  # the race is milliseconds wide: it must show in one run
+        client = Client()  # a new visitor each time, with a new table
+        session = start(client, HIT_THEN_STAND)
+        twin = Client()
+        twin.cookies = client.cookies  # the same visitor, on a connection of its own
+        deal = {"op": "deal", "version": 0}
+        responses = together(
+            [partial(c.post, table_url(session), deal, headers=HTMX) for c in (client, twin)]
+        )
+        assert [getattr(r, "status_code", r) for r in responses] == [200, 200]
+        alerts = sorted(str(alert(response)) for response in responses)
+        assert alerts[0] == "None" and "moved on" in alerts[1], alerts
+        assert PracticeRound.objects.filter(session=session).count() == 1
+        assert PracticeSession.objects.get(pk=session.pk).balance == 990
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
+def test_a_shoe_run_out_is_a_message_and_the_table_as_it_was(
+    client: Client, htmx: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stacked shoe (tests and demos only) too short for the deal: the deal fails inside
+    the engine, after the bet is taken. The player is told, nothing is kept, the error is
+    logged for the operator."""
+    session = start(client, "10s 10d 6h")  # the deal needs four cards
+    before = snapshot(session)
+    with caplog.at_level("ERROR", logger="trainer.practice"):
+        response = send(client, session, "deal", htmx=htmx)
+    refused(response, htmx=htmx, message="Nothing was changed")
+    assert snapshot(session) == before
+    assert any("run out of cards" in str(record.exc_info) for record in caplog.records)
 
 
 def test_another_tab_sees_the_same_table_and_the_stale_tab_is_refused(client: Client) -> None:
