@@ -61,6 +61,9 @@ class Drill(PlayerRecord):
     practice_round = models.ForeignKey(
         "PracticeRound", null=True, blank=True, on_delete=models.CASCADE, related_name="decisions"
     )
+    #: Coach mode: a mistake held back and then taken back, so not the play made. It still
+    #: counts as the player's answer (progress); the round's record shows the play made.
+    taken_back = models.BooleanField(default=False)
 
     class Meta(PlayerRecord.Meta):
         indexes = [
@@ -121,11 +124,9 @@ class PracticeSession(PlayerRecord):
     version = models.PositiveIntegerField(default=0)
     hints = models.BooleanField(default=False)
     coach = models.BooleanField(default=False)
-    #: Coach mode: the wrong action held back for the player to take back or confirm.
+    #: Coach mode: the wrong action held back for the player to take back or confirm
+    #: (graded and recorded already).
     held_action = models.CharField(max_length=16, blank=True)
-    #: The decision awaited has been graded (a mistake held back, then taken back or
-    #: confirmed): whatever is played there now is not graded again.
-    decision_graded = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     #: When the player's current decision was put to them (for response times).
     changed_at = models.DateTimeField(auto_now=True)

@@ -141,7 +141,8 @@ def _end_open_tables(owner: Owner) -> None:
 
 
 def practice_chip(*, owner: Owner, session_id: int, version: int, chip: int | None) -> None:
-    """Add a chip to the next bet (``None`` clears it); never past the limit or balance."""
+    """Add a chip to the next bet (``None`` clears it): past the table maximum it brings the
+    bet to the maximum; past the balance it is refused."""
 
     def change(session: PracticeSession, table: Table) -> None:
         if table.in_play:
@@ -151,11 +152,10 @@ def practice_chip(*, owner: Owner, session_id: int, version: int, chip: int | No
             return
         if chip not in CHIPS:
             raise TableRefused(_("There is no such chip."))
-        bet = session.next_bet + chip
-        if bet > table.limits.maximum:
-            raise TableRefused(
-                _("The table maximum is %(maximum)s chips.") % {"maximum": table.limits.maximum}
-            )
+        maximum = table.limits.maximum
+        if session.next_bet >= maximum:
+            raise TableRefused(_("The table maximum is %(maximum)s chips.") % {"maximum": maximum})
+        bet = min(session.next_bet + chip, maximum)  # a big chip tops the bet up to the maximum
         if bet > session.balance:
             raise TableRefused(_("That bet is more than your balance."))
         session.next_bet = bet
@@ -179,22 +179,22 @@ def practice_act(*, owner: Owner, session_id: int, version: int, action: str) ->
     """Take the player's decision, graded against the hard tier and recorded (source play).
 
     In coach mode a wrong decision is held back instead of played: it is recorded as the
-    mistake it is, and the player may take it back or play it anyway. A decision point is
-    graded once: neither the confirmed mistake nor its replacement is graded again.
+    mistake it is, and the player may take it back or play it anyway. Played anyway, it is
+    not graded again; taken back, the play made instead is checked and graded like any.
     """
 
     def change(session: PracticeSession, table: Table) -> None:
         view = table.view()
         record = _current_round(session)
-        if session.decision_graded:
-            session.decision_graded = False
-            session.held_action = ""
+        if session.held_action:
+            if action != session.held_action:
+                raise TableRefused(_("Take your play back or make it anyway first."))
+            session.held_action = ""  # made anyway: recorded already, as the mistake it is
         else:
             grade = grade_decision(view, action)
             _record_decision(session, table, record, view, grade)
             if session.coach and not grade.is_correct:
                 session.held_action = grade.chosen.value
-                session.decision_graded = True
                 return
         table.act(action)
         _close_round_if_over(session, table, record)
@@ -203,12 +203,18 @@ def practice_act(*, owner: Owner, session_id: int, version: int, action: str) ->
 
 
 def practice_take_back(*, owner: Owner, session_id: int, version: int) -> None:
-    """Coach mode: drop the held-back mistake (it stays recorded) and decide again."""
+    """Coach mode: drop the held-back mistake and decide again.
+
+    The mistake stays recorded (it was the player's answer), marked as taken back so that
+    the round's record shows the play made instead.
+    """
 
     def change(session: PracticeSession, table: Table) -> None:
         if not session.held_action:
             raise TableRefused(_("There is no decision to take back."))
-        session.held_action = ""  # still graded: the next action here is played ungraded
+        held = Drill.objects.filter(practice_round__session=session).latest("pk")
+        Drill.objects.filter(pk=held.pk).update(taken_back=True)
+        session.held_action = ""
 
     _change(owner, session_id, version, change)
 
@@ -258,7 +264,6 @@ def _close(session: PracticeSession, reason: str) -> None:
         version=session.version + 1,
         balance=table.balances[PLAYER],
         held_action="",
-        decision_graded=False,
         ended_at=timezone.now(),
     )
 
@@ -320,7 +325,6 @@ def _apply(
         balance=balance,
         next_bet=session.next_bet,
         held_action=session.held_action,
-        decision_graded=session.decision_graded,
         ended_at=session.ended_at,
         changed_at=timezone.now(),
     )
@@ -417,9 +421,11 @@ def _whole(value: Fraction) -> int | Fraction:
 
 
 def session_totals(session: PracticeSession) -> dict[str, Any]:
-    """Rounds, net chips, decisions, accuracy and EV given up over the session."""
+    """Rounds, net chips, decisions, accuracy and EV given up over the session: the plays
+    made (a mistake taken back in coach mode was not)."""
     rounds = session.rounds.exclude(net__isnull=True).aggregate(count=Count("id"), net=Sum("net"))
-    counted = Drill.objects.filter(practice_round__session=session).aggregate(
+    made = Drill.objects.filter(practice_round__session=session, taken_back=False)
+    counted = made.aggregate(
         count=Count("id"),
         right=Count("id", filter=Q(action=F("correct_action"))),
         lost=Sum("ev_lost"),

@@ -1,7 +1,12 @@
 """One open practice table and one hand waiting to be answered per player, held by the
 database. Duplicates left by earlier races are resolved first: the extra open tables are
 ended (all but the one played last), the extra unanswered hands dropped (all but the
-latest; nothing answered is lost)."""
+latest; nothing answered is lost).
+
+A coach's mistake taken back is marked on its drill (``taken_back``) instead of on the
+session (``decision_graded``, which said the decision awaited was graded already): a
+session awaiting the play after a take-back has that mark moved to its mistake.
+"""
 
 from __future__ import annotations
 
@@ -41,6 +46,15 @@ def resolve_duplicates(apps: Any, schema_editor: Any) -> None:
         drills.filter(pk__in=[drill.pk for drill in pending.order_by("-pk")[1:]]).delete()
 
 
+def mark_taken_back(apps: Any, schema_editor: Any) -> None:
+    sessions = apps.get_model("trainer", "PracticeSession").objects
+    drills = apps.get_model("trainer", "Drill").objects
+    for session in sessions.filter(decision_graded=True, held_action=""):
+        mistake = drills.filter(practice_round__session=session).order_by("-pk").first()
+        if mistake is not None:
+            drills.filter(pk=mistake.pk).update(taken_back=True)
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("trainer", "0005_cache_table"),
@@ -48,6 +62,16 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.AddField(
+            model_name="drill",
+            name="taken_back",
+            field=models.BooleanField(default=False),
+        ),
+        migrations.RunPython(mark_taken_back, migrations.RunPython.noop),
+        migrations.RemoveField(
+            model_name="practicesession",
+            name="decision_graded",
+        ),
         migrations.RunPython(resolve_duplicates, migrations.RunPython.noop),
         migrations.AddConstraint(
             model_name="drill",
