@@ -28,10 +28,18 @@ def drills_discard_pending(*, owner: Owner) -> None:
 
 
 def drills_adopt(*, guest_token: str, user_id: int) -> int:
-    """Give a guest's drills to the account they signed up or logged in as."""
-    return Drill.objects.filter(user__isnull=True, guest_token=guest_token).update(
-        user_id=user_id, guest_token=""
-    )
+    """Give a guest's drills to the account they signed up or logged in as.
+
+    One drill waits at a time: the guest's, on their screen, takes the place of one the
+    account left unanswered elsewhere (nothing answered is lost).
+    """
+    guests = Drill.objects.filter(user__isnull=True, guest_token=guest_token)
+    with transaction.atomic():
+        if guests.filter(source=Drill.Source.DRILL, answered_at__isnull=True).exists():
+            Drill.objects.filter(
+                user_id=user_id, source=Drill.Source.DRILL, answered_at__isnull=True
+            ).delete()
+        return guests.update(user_id=user_id, guest_token="")
 
 
 def situation_of(drill: Drill) -> Situation:

@@ -223,6 +223,22 @@ def test_the_kept_feedback_follows_everything_it_shows(client: Client) -> None:
     assert "your play" in right.content.decode().split("ev-table__best")[1].split("</tr>")[0]
 
 
+def test_logging_in_with_a_hand_pending_on_both_sides_keeps_the_one_on_screen(
+    client: Client,
+) -> None:
+    """One hand waits at a time: the visitor's hand comes along to the account, whose own
+    unanswered hand (answered nowhere, so nothing is lost) gives way to it."""
+    user = get_user_model().objects.create_user("bob", password="pw-123456!")
+    elsewhere = Client()
+    elsewhere.force_login(user)
+    accounts = issued(elsewhere)
+    guests = issued(client)
+    response = client.post(reverse("login"), {"username": "bob", "password": "pw-123456!"})
+    assert response.status_code == 302
+    (pending,) = Drill.objects.filter(user=user, answered_at__isnull=True)
+    assert pending.pk == guests.pk != accounts.pk
+
+
 @pytest.mark.django_db(transaction=True)
 def test_fifty_next_hands_at_once_leave_exactly_one_hand_to_answer(
     together: Callable[[Sequence[Callable[[], Any]]], list[Any]],
