@@ -472,6 +472,7 @@ def test_a_new_table_is_refused_while_the_open_one_has_a_round_in_play() -> None
     practice_start(owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, "you")])
     old = fresh(old_id)
     assert old.ended_at is not None
+    assert old.version == 3  # ending it is a change too: a tab still showing it is stale
     assert old.balance == old.bankroll + sum(
         n or 0 for n in old.rounds.values_list("net", flat=True)
     )
