@@ -61,11 +61,28 @@ class Drill(PlayerRecord):
     practice_round = models.ForeignKey(
         "PracticeRound", null=True, blank=True, on_delete=models.CASCADE, related_name="decisions"
     )
+    #: Coach mode: a mistake held back and then taken back, so not the play made. It still
+    #: counts as the player's answer (progress); the round's record shows the play made.
+    taken_back = models.BooleanField(default=False)
 
     class Meta(PlayerRecord.Meta):
         indexes = [
             models.Index(fields=["user", "-issued_at"]),
             models.Index(fields=["guest_token", "-issued_at"]),
+        ]
+        # One hand waits to be answered at a time, whatever races to deal the next.
+        constraints = [
+            *PlayerRecord.Meta.constraints,
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(answered_at__isnull=True, source="drill"),
+                name="one_pending_drill_per_account",
+            ),
+            models.UniqueConstraint(
+                fields=["guest_token"],
+                condition=models.Q(user__isnull=True, answered_at__isnull=True, source="drill"),
+                name="one_pending_drill_per_guest",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -107,11 +124,9 @@ class PracticeSession(PlayerRecord):
     version = models.PositiveIntegerField(default=0)
     hints = models.BooleanField(default=False)
     coach = models.BooleanField(default=False)
-    #: Coach mode: the wrong action held back for the player to take back or confirm.
+    #: Coach mode: the wrong action held back for the player to take back or confirm
+    #: (graded and recorded already).
     held_action = models.CharField(max_length=16, blank=True)
-    #: The decision awaited has been graded (a mistake held back, then taken back or
-    #: confirmed): whatever is played there now is not graded again.
-    decision_graded = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     #: When the player's current decision was put to them (for response times).
     changed_at = models.DateTimeField(auto_now=True)
@@ -121,6 +136,20 @@ class PracticeSession(PlayerRecord):
         indexes = [
             models.Index(fields=["user", "-started_at"]),
             models.Index(fields=["guest_token", "-started_at"]),
+        ]
+        # One table at a time, whatever races to open another.
+        constraints = [
+            *PlayerRecord.Meta.constraints,
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_open_table_per_account",
+            ),
+            models.UniqueConstraint(
+                fields=["guest_token"],
+                condition=models.Q(user__isnull=True, ended_at__isnull=True),
+                name="one_open_table_per_guest",
+            ),
         ]
 
     def __str__(self) -> str:

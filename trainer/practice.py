@@ -1,20 +1,26 @@
 """Practice sessions: the practice table's use cases, each one transaction.
 
-A session keeps the engine's `Table` as JSON with a version number. Every change loads
-it, lets the engine decide, and writes it back with one conditional UPDATE from the
-version the request was made from, so of two racing or replayed requests exactly one
-takes effect and the other changes nothing (its transaction rolls back whole).
+A session keeps the engine's `Table` as JSON with a version number. Every change locks
+the session's row, checks the version the request was made from, lets the engine decide,
+and writes the table back one version on, all in one transaction: of two racing or
+replayed requests (a double click) exactly one takes effect, and the other waits for it,
+then is told the table moved on and changes nothing. Anything that fails half-way rolls
+the whole transaction back and is refused with a message, never let through as an error.
+
+A player has one open table at most: the database holds it (a partial unique constraint
+per account and per guest), and a new table ends the open one under its lock.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, get_args
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -50,9 +56,13 @@ __all__ = [
     "session_totals",
 ]
 
+logger = logging.getLogger(__name__)
+
 #: The chip buttons' values; the table's bets go in steps of the smallest.
 CHIPS: tuple[int, ...] = (10, 50, 100, 500)
 BANKROLLS: tuple[int, ...] = (500, 1000, 5000)
+#: How often a new table is tried again after a racing start took the one open place.
+START_ATTEMPTS = 3
 
 
 class TableRefused(Exception):
@@ -94,30 +104,45 @@ def practice_start(
         table = Table.new(rules, player_seat=players[0], bots=bots, bankroll=bankroll, shoe=shoe)
     except IllegalActionError as error:
         raise TableRefused(_refusal(error)) from None
-    with transaction.atomic():
-        for open_session in PracticeSession.objects.filter(
-            **owner.filter(), ended_at__isnull=True
-        ).select_for_update():
-            if Table.from_json(open_session.state).in_play:
-                raise TableRefused(_("Finish the round at your open table first."))
-            open_session.ended_at = timezone.now()
-            open_session.save(update_fields=["ended_at"])
-        return PracticeSession.objects.create(
-            user_id=owner.user_id,
-            guest_token="" if owner.user_id is not None else owner.guest_token,
-            rules_name=rules.name,
-            rules_version=rules.version,
-            bankroll=bankroll,
-            balance=bankroll,
-            next_bet=table.limits.minimum,
-            state=table.to_json(),
-            hints=hints,
-            coach=coach,
+    for _attempt in range(START_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                _end_open_tables(owner)
+                return PracticeSession.objects.create(
+                    user_id=owner.user_id,
+                    guest_token="" if owner.user_id is not None else owner.guest_token,
+                    rules_name=rules.name,
+                    rules_version=rules.version,
+                    bankroll=bankroll,
+                    balance=bankroll,
+                    next_bet=table.limits.minimum,
+                    state=table.to_json(),
+                    hints=hints,
+                    coach=coach,
+                )
+        except IntegrityError:
+            # A racing start opened a table after we looked (the one-open-table constraint
+            # held): look again, and end that one in turn.
+            continue
+    raise TableRefused(_("Another table was being opened at the same moment. Please try again."))
+
+
+def _end_open_tables(owner: Owner) -> None:
+    """End the owner's open table, locked first (a racing action waits, then finds it
+    over); refused while a round is in play there, its bet neither settled nor refunded."""
+    for open_session in PracticeSession.objects.filter(
+        **owner.filter(), ended_at__isnull=True
+    ).select_for_update():
+        if Table.from_json(open_session.state).in_play:
+            raise TableRefused(_("Finish the round at your open table first."))
+        PracticeSession.objects.filter(pk=open_session.pk).update(
+            ended_at=timezone.now(), version=F("version") + 1
         )
 
 
 def practice_chip(*, owner: Owner, session_id: int, version: int, chip: int | None) -> None:
-    """Add a chip to the next bet (``None`` clears it); never past the limit or balance."""
+    """Add a chip to the next bet (``None`` clears it): past the table maximum it brings the
+    bet to the maximum; past the balance it is refused."""
 
     def change(session: PracticeSession, table: Table) -> None:
         if table.in_play:
@@ -127,11 +152,10 @@ def practice_chip(*, owner: Owner, session_id: int, version: int, chip: int | No
             return
         if chip not in CHIPS:
             raise TableRefused(_("There is no such chip."))
-        bet = session.next_bet + chip
-        if bet > table.limits.maximum:
-            raise TableRefused(
-                _("The table maximum is %(maximum)s chips.") % {"maximum": table.limits.maximum}
-            )
+        maximum = table.limits.maximum
+        if session.next_bet >= maximum:
+            raise TableRefused(_("The table maximum is %(maximum)s chips.") % {"maximum": maximum})
+        bet = min(session.next_bet + chip, maximum)  # a big chip tops the bet up to the maximum
         if bet > session.balance:
             raise TableRefused(_("That bet is more than your balance."))
         session.next_bet = bet
@@ -155,22 +179,22 @@ def practice_act(*, owner: Owner, session_id: int, version: int, action: str) ->
     """Take the player's decision, graded against the hard tier and recorded (source play).
 
     In coach mode a wrong decision is held back instead of played: it is recorded as the
-    mistake it is, and the player may take it back or play it anyway. A decision point is
-    graded once: neither the confirmed mistake nor its replacement is graded again.
+    mistake it is, and the player may take it back or play it anyway. Played anyway, it is
+    not graded again; taken back, the play made instead is checked and graded like any.
     """
 
     def change(session: PracticeSession, table: Table) -> None:
         view = table.view()
         record = _current_round(session)
-        if session.decision_graded:
-            session.decision_graded = False
-            session.held_action = ""
+        if session.held_action:
+            if action != session.held_action:
+                raise TableRefused(_("Take your play back or make it anyway first."))
+            session.held_action = ""  # made anyway: recorded already, as the mistake it is
         else:
             grade = grade_decision(view, action)
             _record_decision(session, table, record, view, grade)
             if session.coach and not grade.is_correct:
                 session.held_action = grade.chosen.value
-                session.decision_graded = True
                 return
         table.act(action)
         _close_round_if_over(session, table, record)
@@ -179,12 +203,18 @@ def practice_act(*, owner: Owner, session_id: int, version: int, action: str) ->
 
 
 def practice_take_back(*, owner: Owner, session_id: int, version: int) -> None:
-    """Coach mode: drop the held-back mistake (it stays recorded) and decide again."""
+    """Coach mode: drop the held-back mistake and decide again.
+
+    The mistake stays recorded (it was the player's answer), marked as taken back so that
+    the round's record shows the play made instead.
+    """
 
     def change(session: PracticeSession, table: Table) -> None:
         if not session.held_action:
             raise TableRefused(_("There is no decision to take back."))
-        session.held_action = ""  # still graded: the next action here is played ungraded
+        held = Drill.objects.filter(practice_round__session=session).latest("pk")
+        Drill.objects.filter(pk=held.pk).update(taken_back=True)
+        session.held_action = ""
 
     _change(owner, session_id, version, change)
 
@@ -212,14 +242,15 @@ def practice_adopt(*, guest_token: str, user_id: int) -> int:
     One table stays open, the one played last; any other is ended, and a round in play
     there is void, every bet in it refunded (the engine's void: it cannot be completed).
     """
+    guests = Q(user__isnull=True, guest_token=guest_token)
     with transaction.atomic():
-        moved = PracticeSession.objects.filter(user__isnull=True, guest_token=guest_token).update(
-            user_id=user_id, guest_token=""
+        # Closed before they move: the account may never hold two open tables.
+        still_open = PracticeSession.objects.filter(
+            guests | Q(user_id=user_id), ended_at__isnull=True
         )
-        still_open = PracticeSession.objects.filter(user_id=user_id, ended_at__isnull=True)
-        for session in still_open.select_for_update().order_by("-changed_at")[1:]:
+        for session in list(still_open.select_for_update().order_by("-changed_at"))[1:]:
             _close(session, _("another table was opened"))
-    return moved
+        return PracticeSession.objects.filter(guests).update(user_id=user_id, guest_token="")
 
 
 def _close(session: PracticeSession, reason: str) -> None:
@@ -233,7 +264,6 @@ def _close(session: PracticeSession, reason: str) -> None:
         version=session.version + 1,
         balance=table.balances[PLAYER],
         held_action="",
-        decision_graded=False,
         ended_at=timezone.now(),
     )
 
@@ -241,8 +271,9 @@ def _close(session: PracticeSession, reason: str) -> None:
 # The one way a session changes ---------------------------------------------------------
 
 
-def _owned(owner: Owner, session_id: int) -> PracticeSession:
-    session = PracticeSession.objects.filter(**owner.filter(), pk=session_id).first()
+def _owned(owner: Owner, session_id: int, *, lock: bool = False) -> PracticeSession:
+    sessions = PracticeSession.objects.filter(**owner.filter(), pk=session_id)
+    session = (sessions.select_for_update() if lock else sessions).first()
     if session is None:
         raise TableRefused(_("That table is not yours."))
     return session
@@ -254,32 +285,51 @@ def _change(
     version: int,
     change: Callable[[PracticeSession, Table], None],
 ) -> None:
-    with transaction.atomic():
-        session = _owned(owner, session_id)
-        if session.ended_at is not None:
-            raise TableRefused(_("This session is over; start a new one."))
-        if session.version != version:
-            raise TableMoved(_("The table had moved on (another tab?): here it is now."))
-        table = Table.from_json(session.state)
-        try:
-            change(session, table)
-        except IllegalActionError as error:
-            raise TableRefused(_refusal(error)) from None
-        balance = table.balances[PLAYER]
-        if type(balance) is not int:  # bets in steps of 10 keep every payout whole
-            raise AssertionError(f"a balance of {balance!r} chips is not whole")
-        updated = PracticeSession.objects.filter(pk=session.pk, version=version).update(
-            state=table.to_json(),
-            version=version + 1,
-            balance=balance,
-            next_bet=session.next_bet,
-            held_action=session.held_action,
-            decision_graded=session.decision_graded,
-            ended_at=session.ended_at,
-            changed_at=timezone.now(),
-        )
-        if not updated:  # a racing request took this version first: undo everything
-            raise TableMoved(_("The table had moved on (another tab?): here it is now."))
+    """Apply one change to the table, whole or not at all (see the module doc)."""
+    try:
+        with transaction.atomic():
+            _apply(owner, session_id, version, change)
+    except TableRefused:
+        raise
+    except Exception:
+        # A fault of ours (or a stacked shoe run out): the transaction is rolled back, so
+        # the table is as it was; the player is told, the operator gets the traceback.
+        logger.exception("practice table %s: an action failed and was undone", session_id)
+        raise TableRefused(_("Something went wrong at the table. Nothing was changed.")) from None
+
+
+def _apply(
+    owner: Owner,
+    session_id: int,
+    version: int,
+    change: Callable[[PracticeSession, Table], None],
+) -> None:
+    # Locked until the transaction ends: a racing request for this table waits here, and
+    # then reads the version this one wrote.
+    session = _owned(owner, session_id, lock=True)
+    if session.ended_at is not None:
+        raise TableRefused(_("This session is over; start a new one."))
+    if session.version != version:
+        raise TableMoved(_("The table had moved on (another tab?): here it is now."))
+    table = Table.from_json(session.state)
+    try:
+        change(session, table)
+    except IllegalActionError as error:
+        raise TableRefused(_refusal(error)) from None
+    balance = table.balances[PLAYER]
+    if type(balance) is not int:  # bets in steps of 10 keep every payout whole
+        raise AssertionError(f"a balance of {balance!r} chips is not whole")
+    updated = PracticeSession.objects.filter(pk=session.pk, version=version).update(
+        state=table.to_json(),
+        version=version + 1,
+        balance=balance,
+        next_bet=session.next_bet,
+        held_action=session.held_action,
+        ended_at=session.ended_at,
+        changed_at=timezone.now(),
+    )
+    if not updated:  # only a write outside these services can get here: undo everything
+        raise TableMoved(_("The table had moved on (another tab?): here it is now."))
 
 
 def _refusal(error: IllegalActionError) -> str:
@@ -371,9 +421,11 @@ def _whole(value: Fraction) -> int | Fraction:
 
 
 def session_totals(session: PracticeSession) -> dict[str, Any]:
-    """Rounds, net chips, decisions, accuracy and EV given up over the session."""
+    """Rounds, net chips, decisions, accuracy and EV given up over the session: the plays
+    made (a mistake taken back in coach mode was not)."""
     rounds = session.rounds.exclude(net__isnull=True).aggregate(count=Count("id"), net=Sum("net"))
-    counted = Drill.objects.filter(practice_round__session=session).aggregate(
+    made = Drill.objects.filter(practice_round__session=session, taken_back=False)
+    counted = made.aggregate(
         count=Count("id"),
         right=Count("id", filter=Q(action=F("correct_action"))),
         lost=Sum("ev_lost"),

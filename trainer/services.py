@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,10 +28,18 @@ def drills_discard_pending(*, owner: Owner) -> None:
 
 
 def drills_adopt(*, guest_token: str, user_id: int) -> int:
-    """Give a guest's drills to the account they signed up or logged in as."""
-    return Drill.objects.filter(user__isnull=True, guest_token=guest_token).update(
-        user_id=user_id, guest_token=""
-    )
+    """Give a guest's drills to the account they signed up or logged in as.
+
+    One drill waits at a time: the guest's, on their screen, takes the place of one the
+    account left unanswered elsewhere (nothing answered is lost).
+    """
+    guests = Drill.objects.filter(user__isnull=True, guest_token=guest_token)
+    with transaction.atomic():
+        if guests.filter(source=Drill.Source.DRILL, answered_at__isnull=True).exists():
+            Drill.objects.filter(
+                user_id=user_id, source=Drill.Source.DRILL, answered_at__isnull=True
+            ).delete()
+        return guests.update(user_id=user_id, guest_token="")
 
 
 def situation_of(drill: Drill) -> Situation:
@@ -48,10 +57,12 @@ def situation_or_none(drill: Drill) -> Situation | None:
 
 
 def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> Drill:
-    """The player's pending drill, or a new one dealt by the server."""
-    pending = Drill.objects.filter(
-        **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
-    ).first()
+    """The player's pending drill, or a new one dealt by the server.
+
+    One drill waits at a time (a constraint in the database): of racing requests for the
+    next hand, one deals it and the others are given that one.
+    """
+    pending = _pending_drill(owner)
     if pending is not None and situation_or_none(pending) is not None:
         return pending
     if pending is not None:
@@ -61,15 +72,28 @@ def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> 
         situation = Situation.for_cell(rules, *cell, random.SystemRandom())
     else:
         situation = deal_situation(rules, mode="all" if mode == WEAK_SPOTS else mode)
-    return Drill.objects.create(
-        user_id=owner.user_id,
-        guest_token="" if owner.user_id is not None else owner.guest_token,
-        rules_name=rules.name,
-        rules_version=rules.version,
-        rules=rules.to_json(),
-        cards=" ".join(str(card) for card in situation.cards),
-        up=str(situation.up),
-    )
+    try:
+        with transaction.atomic():
+            return Drill.objects.create(
+                user_id=owner.user_id,
+                guest_token="" if owner.user_id is not None else owner.guest_token,
+                rules_name=rules.name,
+                rules_version=rules.version,
+                rules=rules.to_json(),
+                cards=" ".join(str(card) for card in situation.cards),
+                up=str(situation.up),
+            )
+    except IntegrityError:
+        pending = _pending_drill(owner)
+        if pending is None:  # dealt by the racing request and answered already: deal again
+            return drill_issue(owner=owner, rules=rules, mode=mode)
+        return pending
+
+
+def _pending_drill(owner: Owner) -> Drill | None:
+    return Drill.objects.filter(
+        **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
+    ).first()
 
 
 def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:

@@ -15,21 +15,30 @@ from engine.table import Table
 from trainer.drills import CardFace
 from trainer.models import Drill, PracticeSession
 from trainer.practice import history_from_json, session_totals
-from trainer.table_view import BUTTONS, RESULT_LABELS, dealer_cards, history_lines, seat_names
+from trainer.table_view import (
+    BUTTONS,
+    RESULT_LABELS,
+    dealer_cards,
+    history_lines,
+    named_play,
+    seat_names,
+)
 
 
 @dataclass(frozen=True)
 class Decision:
-    """One of the player's decisions, graded."""
+    """One of the player's decisions, graded: a play made, or a mistake taken back."""
 
     cards: tuple[CardFace, ...]
     up: CardFace
     chosen: Promise
-    correct: Promise
-    code: str
+    #: The right play, with its chart code when it has one.
+    play: str
     is_correct: bool
     ev_lost: float
     round_number: int | None
+    #: Coach mode: held back and taken back, so not the play made.
+    taken_back: bool
 
     @classmethod
     def of(cls, drill: Drill, round_number: int | None = None) -> Decision:
@@ -37,11 +46,11 @@ class Decision:
             cards=tuple(CardFace.of(Card.parse(text)) for text in drill.cards.split()),
             up=CardFace.of(Card.parse(drill.up)),
             chosen=BUTTONS[Action(drill.action)][0],
-            correct=BUTTONS[Action(drill.correct_action)][0],
-            code=drill.correct_code,
+            play=named_play(BUTTONS[Action(drill.correct_action)][0], drill.correct_code),
             is_correct=drill.is_correct,
             ev_lost=float(drill.ev_lost or 0),
             round_number=round_number,
+            taken_back=drill.taken_back,
         )
 
 
@@ -89,7 +98,7 @@ class SessionSummary:
             assert drill.practice_round is not None
             decision = Decision.of(drill, drill.practice_round.number)
             decisions.setdefault(drill.practice_round.number, []).append(decision)
-            if not decision.is_correct:
+            if not decision.is_correct and not decision.taken_back:
                 by_cost.append(decision)
         by_cost.sort(key=lambda decision: -decision.ev_lost)
         rounds = []

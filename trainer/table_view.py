@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from engine.bots import hard_bot
 from engine.cards import CARDS, Card
@@ -73,7 +73,7 @@ class HandPicture:
     active: bool
     result: Promise | None
     net: int | None
-    #: The net in units of the seat bet, as text ("+1.5", "-2").
+    #: The net in units of the seat bet, in words ("+1.5 units", "-1 unit").
     units: str | None
 
 
@@ -106,8 +106,8 @@ class Mistake:
 
     value: str
     chosen: Promise
-    correct: Promise
-    code: str
+    #: The right play, with its chart code when it has one ("Hit (H)", "No insurance").
+    play: str
     ev_lost: float
 
 
@@ -260,8 +260,11 @@ def history_lines(history: list[Event], names: dict[int, str]) -> list[str]:
     """The round told in sentences, from the end of the deal on (its cards are on show)."""
     lines: list[str] = []
     dealt = False
+    dealer: list[Card] = []  # the dealer's cards seen so far, for a bust
     for event in history:
         if isinstance(event, CardDealt):
+            if event.seat == 0 and event.card is not None:
+                dealer.append(event.card)
             if not dealt:
                 if event.seat == 0 and event.card is None:  # the hole card: the deal is done
                     dealt = True
@@ -269,8 +272,13 @@ def history_lines(history: list[Event], names: dict[int, str]) -> list[str]:
                 continue
             who = _("Dealer") if event.seat == 0 else _who(names, event.seat)
             lines.append(_("%(who)s draws %(card)s.") % {"who": who, "card": _text(event.card)})
-        elif (text := _line(event, names)) is not None:
-            lines.append(text)
+            if event.seat == 0 and (total := hand_value(dealer).total) > 21:
+                lines.append(_("The dealer busts with %(total)s.") % {"total": total})
+        else:
+            if isinstance(event, HoleCardRevealed):
+                dealer.append(event.card)
+            if (text := _line(event, names)) is not None:
+                lines.append(text)
     return lines
 
 
@@ -317,8 +325,18 @@ def _line(event: Event, names: dict[int, str]) -> str | None:
 
 
 def _units(units: Fraction) -> str:
-    """Units of the bet, exact: they are halves at most (3:2, surrender)."""
-    return ltr(f"{float(units):+.2f}".rstrip("0").rstrip("."))
+    """Units of the bet in words, exact: they are halves at most (3:2, surrender)."""
+    number = ltr(f"{float(units):+.2f}".rstrip("0").rstrip("."))
+    if units.denominator == 1:
+        return ngettext("%(units)s unit", "%(units)s units", abs(int(units))) % {"units": number}
+    return pgettext("a fraction of units, such as +1.5", "%(units)s units") % {"units": number}
+
+
+def named_play(label: Promise | str, code: str) -> str:
+    """A play with its chart code ("Hit (H)"); insurance has no code ("No insurance")."""
+    if not code:
+        return str(label)
+    return _("%(play)s (%(code)s)") % {"play": label, "code": code}
 
 
 def _text(card: Card | None) -> str:
@@ -341,7 +359,6 @@ def _held(session: PracticeSession) -> Mistake | None:
     return Mistake(
         value=latest.action,
         chosen=BUTTONS[Action(latest.action)][0],
-        correct=BUTTONS[Action(latest.correct_action)][0],
-        code=latest.correct_code,
+        play=named_play(BUTTONS[Action(latest.correct_action)][0], latest.correct_code),
         ev_lost=float(latest.ev_lost or 0),
     )

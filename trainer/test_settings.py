@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -27,3 +28,11 @@ WHITENOISE_AUTOREFRESH = True
 
 # Browser tests deal practice rounds from stacked shoes.
 PRACTICE_STACKED_SHOES = True
+
+# SQLite's test database is a file, as in production, not the default shared in-memory one:
+# there, connections working at once (the race tests' threads, live_server's) fail straight
+# away with "database table is locked" instead of queueing on the busy timeout.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(Path(tempfile.gettempdir()) / f"trainer-test-{os.getpid()}.sqlite3")
+    }

@@ -2,13 +2,14 @@
 
     .venv/bin/python tests/benchmarks/bench_answer.py [--seconds 10] [--connections 32]
 
-It migrates a throwaway SQLite database, gives one guest session enough pending drills
-for the whole run, starts gunicorn on 127.0.0.1 with the project's ``trainer/gunicorn.conf.py``
-(on this 2-core machine: 2 processes of 4 threads) and drives it with wrk (Debian
-package ``wrk``): first ``/healthz``, then POSTs answering a different drill each (CSRF
-token and session cookie included, as htmx sends them). Prints requests per second and
-the 99th-percentile latency of each, and their ratio. Targets: the answer at least half
-the bare view's throughput, its p99 under 50 ms at 32 connections.
+It migrates a throwaway SQLite database, deals enough drills for the whole run (each to a
+guest of its own, with a session of their own: a player has one drill pending at a time),
+starts gunicorn on 127.0.0.1 with the project's ``trainer/gunicorn.conf.py`` (on this
+2-core machine: 2 processes of 4 threads) and drives it with wrk (Debian package
+``wrk``): first ``/healthz``, then POSTs answering a different drill each (CSRF token
+and that drill's player's session cookie included, as htmx sends them). Prints requests
+per second and the 99th-percentile latency of each, and their ratio. Targets: the answer
+at least half the bare view's throughput, its p99 under 50 ms at 32 connections.
 
 ``--account`` answers as a logged-in account (its user and settings are read too) instead
 of a guest. ``--warmup S`` (default 3) first runs both phases unreported, so that imports,
@@ -39,6 +40,10 @@ PORT = 8765
 LUA = """
 local counter = 0
 local first = tonumber(os.getenv("FIRST_DRILL"))
+-- The session cookie of each drill's player, in the order of the drills' ids.
+local base = tonumber(os.getenv("BASE_DRILL"))
+local cookies = {}
+for line in io.lines(os.getenv("SESSIONS")) do cookies[#cookies + 1] = line end
 local threads = 0
 setup = function(thread) thread:set("offset", threads); threads = threads + 1 end
 request = function()
@@ -49,7 +54,7 @@ request = function()
     ["Content-Type"] = "application/x-www-form-urlencoded",
     ["HX-Request"] = "true",
     ["X-CSRFToken"] = os.getenv("CSRF"),
-    ["Cookie"] = "csrftoken=" .. os.getenv("CSRF") .. "; " .. os.getenv("SESSION_COOKIE"),
+    ["Cookie"] = "csrftoken=" .. os.getenv("CSRF") .. "; " .. cookies[drill - base + 1],
   }, body)
 end
 """
@@ -86,12 +91,13 @@ def main() -> None:
     subprocess.run([python, "manage.py", "analyse_presets"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)  # fmt: skip
     needed = 4000 * (args.seconds * args.repeat + args.warmup)
+    sessions = work / "sessions.txt"
     setup = subprocess.run(
-        [python, "-c", _SETUP.format(count=needed, account=args.account)],
+        [python, "-c", _SETUP.format(count=needed, account=args.account, sessions=str(sessions))],
         cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
         check=True, capture_output=True, text=True,
     )  # fmt: skip
-    session, csrf, first = setup.stdout.split()
+    csrf, first = setup.stdout.split()
     server = subprocess.Popen(
         [str(Path(python).with_name("gunicorn")), "trainer.wsgi",
          "-c", "trainer/gunicorn.conf.py", "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
@@ -111,7 +117,13 @@ def main() -> None:
             health = _run(wrk + [f"{base}/healthz"], env)
             answer = _run(
                 wrk + ["-s", str(lua), base],
-                {**env, "SESSION_COOKIE": session, "CSRF": csrf, "FIRST_DRILL": str(last + 1)},
+                {
+                    **env,
+                    "SESSIONS": str(sessions),
+                    "BASE_DRILL": first,
+                    "CSRF": csrf,
+                    "FIRST_DRILL": str(last + 1),
+                },  # fmt: skip
             )
             now_answered, last = _answered(python, env)
             if now_answered - answered < answer.requests:
@@ -158,28 +170,45 @@ from engine.drills import deal_situation
 from engine.rules import EUROPEAN
 from trainer.models import Drill
 import random
+from datetime import timedelta
 from django.contrib import auth
 from django.contrib.auth.models import User
-session = import_module(settings.SESSION_ENGINE).SessionStore()
-owner = {{"guest_token": "bench-guest"}}
-if {account}:  # what django.contrib.auth.login() keeps in the session
-    user = User.objects.create_user(f"bench-{{random.randrange(10**9)}}")
-    session[auth.SESSION_KEY] = str(user.pk)
-    session[auth.BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[auth.HASH_SESSION_KEY] = user.get_session_auth_hash()
-    owner = {{"user": user, "guest_token": ""}}
-else:
-    session["guest_owner"] = "bench-guest"
-session.save()
+from django.contrib.sessions.models import Session
+from django.utils import timezone
+from django.utils.crypto import get_random_string
+# A player has one drill pending at a time (a constraint): each drill goes to a player of
+# its own, a guest or (--account) an account, with a session of their own.
+store = import_module(settings.SESSION_ENGINE).SessionStore()
+run = get_random_string(8)
+users = []
+if {account}:
+    users = User.objects.bulk_create(
+        [User(username=f"bench-{{run}}-{{i}}", password="!") for i in range({count})],
+        batch_size=2000,
+    )
 rng = random.Random(1)
-drills = []
-for _ in range({count}):
+expire = timezone.now() + timedelta(days=1)
+sessions, drills = [], []
+for i in range({count}):
+    if users:  # what django.contrib.auth.login() keeps in the session
+        data = {{auth.SESSION_KEY: str(users[i].pk),
+                 auth.BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                 auth.HASH_SESSION_KEY: users[i].get_session_auth_hash()}}
+        owner = {{"user": users[i], "guest_token": ""}}
+    else:
+        data = {{"guest_owner": f"bench-{{run}}-{{i}}"}}
+        owner = {{"guest_token": data["guest_owner"]}}
+    sessions.append(Session(session_key=get_random_string(32), expire_date=expire,
+                            session_data=store.encode(data)))
     s = deal_situation(EUROPEAN, rng)
     drills.append(Drill(**owner, rules_name="european", rules_version="1.0.0",
                         cards=" ".join(str(c) for c in s.cards), up=str(s.up)))
-created = Drill.objects.bulk_create(drills)
-print(f"{{settings.SESSION_COOKIE_NAME}}={{session.session_key}}", _get_new_csrf_string(),
-      created[0].pk)
+Session.objects.bulk_create(sessions, batch_size=2000)
+created = Drill.objects.bulk_create(drills, batch_size=2000)
+with open({sessions!r}, "w") as cookies:
+    for session in sessions:
+        print(f"{{settings.SESSION_COOKIE_NAME}}={{session.session_key}}", file=cookies)
+print(_get_new_csrf_string(), created[0].pk)
 """
 
 

@@ -132,9 +132,16 @@ def test_the_coach_stops_a_wrong_play_and_lets_it_be_taken_back(
     page.keyboard.press("h")
     expect(page.get_by_test_id("round-result")).to_contain_text("+10")
 
-    decision = Drill.objects.get(source="play")  # graded once, as the mistake it was
-    assert (decision.action, decision.correct_action) == ("stand", "hit")
-    assert decision.ev_lost is not None and decision.ev_lost > 0
+    # The mistake stays on record, taken back; the hit made instead is graded too.
+    mistake, made = Drill.objects.filter(source="play").order_by("pk")
+    assert (mistake.action, mistake.correct_action, mistake.taken_back) == ("stand", "hit", True)
+    assert mistake.ev_lost is not None and mistake.ev_lost > 0
+    assert (made.action, made.correct_action, made.taken_back) == ("hit", "hit", False)
+
+    page.get_by_role("link", name="Session summary and round history").click()
+    expect(page.locator(".decision--taken-back")).to_contain_text("Stand — taken back")
+    expect(page.locator(".decision--right")).to_contain_text("Hit — right.")
+    screen.shot("practice-summary-taken-back")
 
 
 @pytest.mark.browser

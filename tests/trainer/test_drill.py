@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -219,3 +221,42 @@ def test_the_kept_feedback_follows_everything_it_shows(client: Client) -> None:
     assertContains(wrong, "Not quite: the play is Hit (H)")
     assertContains(right, "Right: Hit (H).")
     assert "your play" in right.content.decode().split("ev-table__best")[1].split("</tr>")[0]
+
+
+def test_logging_in_with_a_hand_pending_on_both_sides_keeps_the_one_on_screen(
+    client: Client,
+) -> None:
+    """One hand waits at a time: the visitor's hand comes along to the account, whose own
+    unanswered hand (answered nowhere, so nothing is lost) gives way to it."""
+    user = get_user_model().objects.create_user("bob", password="pw-123456!")
+    elsewhere = Client()
+    elsewhere.force_login(user)
+    accounts = issued(elsewhere)
+    guests = issued(client)
+    response = client.post(reverse("login"), {"username": "bob", "password": "pw-123456!"})
+    assert response.status_code == 302
+    (pending,) = Drill.objects.filter(user=user, answered_at__isnull=True)
+    assert pending.pk == guests.pk != accounts.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fifty_next_hands_at_once_leave_exactly_one_hand_to_answer(
+    together: Callable[[Sequence[Callable[[], Any]]], list[Any]],
+) -> None:
+    """A held-down key or a flood of "next hand" requests: every one is shown the same
+    hand, and one hand waits to be answered."""
+    user = get_user_model().objects.create_user("ann", password="pw-123456!")
+    clients = []
+    for _ in range(50):
+        client = Client()
+        client.force_login(user)
+        clients.append(client)
+
+    def next_hand(client: Client) -> Callable[[], Any]:
+        return lambda: client.post(URL, {"deal": "1"}, headers={"HX-Request": "true"})
+
+    responses = together([next_hand(client) for client in clients])
+    assert [getattr(response, "status_code", response) for response in responses] == [200] * 50
+    (pending,) = Drill.objects.filter(user=user, answered_at__isnull=True)
+    for response in responses:
+        assert f'name="drill" value="{pending.pk}"' in response.content.decode()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -145,8 +146,7 @@ def snapshot(session: PracticeSession) -> dict[str, Any]:
     fresh = PracticeSession.objects.get(pk=session.pk)
     fields = (
         "state", "version", "balance", "bankroll", "next_bet", "held_action",
-        "decision_graded", "ended_at", "changed_at", "hints", "coach", "user_id",
-        "guest_token",
+        "ended_at", "changed_at", "hints", "coach", "user_id", "guest_token",
     )  # fmt: skip
     return {
         "session": {name: getattr(fresh, name) for name in fields},
@@ -210,6 +210,47 @@ def test_a_round_is_played_and_each_decision_recorded_as_play(client: Client) ->
     assert cell.tally is not None and cell.tally.answered == 1 and cell.tally.correct == 1
 
 
+def test_no_round_number_is_shown_before_the_first_deal(client: Client) -> None:
+    session = start(client, NINETEEN_V_SIX)
+    page = words(client.get(table_url(session)))
+    assert "Round" not in page.split("Practice table")[-1].split("Your chips")[0]
+    assert "Round 1" in words(send(client, session, "deal"))
+
+
+@pytest.mark.parametrize(
+    ("shoe", "action", "units"),
+    [
+        (NINETEEN_V_SIX, "stand", "(+1 unit)"),  # 19 beats the dealer's bust
+        (SIXTEEN_V_TEN, "stand", "(-1 unit)"),  # 16 loses to 17
+        (ELEVEN_V_TEN, "double", "(+2 units)"),  # 11 + 9s = 20 beats 17, doubled
+    ],
+    ids=["win", "loss", "doubled-win"],
+)
+def test_a_hands_result_counts_its_units_in_words(
+    client: Client, shoe: str, action: str, units: str
+) -> None:
+    session = start(client, shoe)
+    ok(send(client, session, "deal"))
+    page = words(send(client, session, "act", action=action))
+    assert units in page
+
+
+def test_a_natural_is_counted_in_units_and_a_half(client: Client) -> None:
+    session = start(client, "As 9d Kh 7c 9s 9c")  # a natural against 9d 7c: 3:2
+    page = words(send(client, session, "deal"))
+    assert "(+1.5 units)" in page
+
+
+def test_a_dealer_bust_is_told_in_the_round(client: Client) -> None:
+    # You 10s 9h = 19 stand against the 6d; the dealer's 16 (hole 10c) draws 8s: 24.
+    session = start(client, NINETEEN_V_SIX)
+    ok(send(client, session, "deal"))
+    page = words(send(client, session, "act", action="stand"))
+    assert "Dealer draws 8♠. The dealer busts with 24." in page
+    summary = words(client.get(f"{table_url(session)}summary/"))
+    assert "The dealer busts with 24." in summary
+
+
 def test_a_no_js_request_is_answered_with_a_redirect_to_the_table(client: Client) -> None:
     session = start(client, HIT_THEN_STAND)
     response = send(client, session, "deal", htmx=False)
@@ -252,6 +293,43 @@ def test_a_replayed_deal_deals_once(client: Client) -> None:
     assert snapshot(session) == before
     assert PracticeRound.objects.filter(session=session).count() == 1
     assert before["session"]["balance"] == 990  # one bet of 10 taken, not two
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_click_on_deal_deals_once_and_shows_the_table_to_both(
+    together: Callable[[Sequence[Callable[[], Any]]], list[Any]],
+) -> None:
+    """Two deals sent at once from one page (a double click, Enter pressed twice)."""
+    for _ in range(5):  # the race is milliseconds wide: it must show in one run
+        client = Client()  # a new visitor each time, with a new table
+        session = start(client, HIT_THEN_STAND)
+        twin = Client()
+        twin.cookies = client.cookies  # the same visitor, on a connection of its own
+        deal = {"op": "deal", "version": 0}
+        responses = together(
+            [partial(c.post, table_url(session), deal, headers=HTMX) for c in (client, twin)]
+        )
+        assert [getattr(r, "status_code", r) for r in responses] == [200, 200]
+        alerts = sorted(str(alert(response)) for response in responses)
+        assert alerts[0] == "None" and "moved on" in alerts[1], alerts
+        assert PracticeRound.objects.filter(session=session).count() == 1
+        assert PracticeSession.objects.get(pk=session.pk).balance == 990
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
+def test_a_shoe_run_out_is_a_message_and_the_table_as_it_was(
+    client: Client, htmx: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stacked shoe (tests and demos only) too short for the deal: the deal fails inside
+    the engine, after the bet is taken. The player is told, nothing is kept, the error is
+    logged for the operator."""
+    session = start(client, "10s 10d 6h")  # the deal needs four cards
+    before = snapshot(session)
+    with caplog.at_level("ERROR", logger="trainer.practice"):
+        response = send(client, session, "deal", htmx=htmx)
+    refused(response, htmx=htmx, message="Nothing was changed")
+    assert snapshot(session) == before
+    assert any("run out of cards" in str(record.exc_info) for record in caplog.records)
 
 
 def test_another_tab_sees_the_same_table_and_the_stale_tab_is_refused(client: Client) -> None:
@@ -557,10 +635,18 @@ def test_a_deal_without_a_bet_is_refused(client: Client, htmx: bool) -> None:
 
 
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
-def test_a_chip_past_the_table_maximum_is_refused(client: Client, htmx: bool) -> None:
+def test_a_chip_past_the_table_maximum_brings_the_bet_to_the_maximum(
+    client: Client, htmx: bool
+) -> None:
     session = start(client, NINETEEN_V_SIX)  # the next bet starts at the minimum, 10
-    before = snapshot(session)
     response = send(client, session, "chip", htmx=htmx, chip=500)  # 510 > 500
+    ok(response)
+    assert PracticeSession.objects.get(pk=session.pk).next_bet == 500
+    page = words(response if htmx else client.get(table_url(session)))
+    assert re.search(r"Your bet: 500 ?, the table maximum", page), page
+
+    before = snapshot(session)  # at the maximum already: a chip more is refused
+    response = send(client, session, "chip", htmx=htmx, chip=10)
     refused(response, htmx=htmx, message="The table maximum is 500 chips.")
     assert snapshot(session) == before
 
@@ -701,14 +787,62 @@ def test_the_coach_holds_a_wrong_play_back_until_it_is_taken_back(client: Client
                                  "Six of hearts"]  # fmt: skip
     ok(send(client, session, "act", action="hit"))  # the right play: 2c, 18
 
-    # The decision point was graded once, as the mistake; the replacement is not recorded.
-    assert list(Drill.objects.values_list("action", "correct_action")) == [("stand", "hit")]
+    # The mistake stays on record, marked taken back; the play made instead is graded.
+    decisions = Drill.objects.order_by("pk").values_list("action", "correct_action", "taken_back")
+    assert list(decisions.all()) == [("stand", "hit", True), ("hit", "hit", False)]
     ok(send(client, session, "act", action="stand"))  # 18 v 10: right, a new decision
-    assert list(Drill.objects.values_list("action", "correct_action")) == [
-        ("stand", "hit"), ("stand", "stand"),
+    assert list(decisions.all()) == [
+        ("stand", "hit", True), ("hit", "hit", False), ("stand", "stand", False),
     ]  # fmt: skip
     session.refresh_from_db()
     assert session.balance == 1010  # 18 beats 17
+
+
+def test_after_a_take_back_the_coach_checks_the_play_made_instead(client: Client) -> None:
+    """Taking back a mistake and making it again is held back again (and recorded again);
+    the summary shows the play finally made, graded, and the mistakes taken back as such."""
+    session = start(client, SIXTEEN_V_TEN, coach=True)
+    ok(send(client, session, "deal"))
+    dealt = PracticeSession.objects.get(pk=session.pk).state
+    ok(send(client, session, "act", action="stand"))
+    ok(send(client, session, "take_back"))
+    again = send(client, session, "act", action="stand")
+    assert "Stand gives up" in words(again) and "Take it back" in words(again)
+    assert PracticeSession.objects.get(pk=session.pk).state == dealt  # still not played
+    ok(send(client, session, "take_back"))
+    ok(send(client, session, "act", action="hit"))  # 2c: 18
+    ok(send(client, session, "act", action="stand"))  # 18 beats 17: +10
+
+    response = client.get(f"{table_url(session)}summary/")
+    totals = response.context["summary"].totals
+    # The plays made: hit and stand, both right. The taken-back mistakes were not played.
+    assert (totals["decisions"], totals["right"], totals["ev_lost"]) == (2, 2, 0)
+    page = words(response)
+    assert "10♠ 6♥ v 10♦ : Hit — right." in page
+    assert "10♠ 6♥ 2♣ v 10♦ : Stand — right." in page
+    assert page.count("10♠ 6♥ v 10♦ : Stand — taken back; the play was Hit (H).") == 2
+    assert "Stand — the play was" not in page  # never shown as a play made
+    assert "Biggest mistakes" not in page
+
+
+def test_a_play_made_anyway_is_shown_as_the_mistake_made(client: Client) -> None:
+    session = start(client, SIXTEEN_V_TEN, coach=True)
+    ok(send(client, session, "deal"))
+    ok(send(client, session, "act", action="stand"))
+    ok(send(client, session, "act", action="stand"))  # "Stand anyway": 16 loses to 17
+    page = words(client.get(f"{table_url(session)}summary/"))
+    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit (H); gave up" in page
+    assert "taken back" not in page and "Decisions 1" in page
+
+
+def test_while_a_mistake_is_held_back_another_play_is_refused(client: Client) -> None:
+    session = start(client, SIXTEEN_V_TEN, coach=True)
+    ok(send(client, session, "deal"))
+    ok(send(client, session, "act", action="stand"))
+    before = snapshot(session)
+    response = send(client, session, "act", action="hit")
+    refused(response, htmx=True, message="Take your play back or make it anyway first.")
+    assert snapshot(session) == before
 
 
 def test_the_coach_plays_a_wrong_play_anyway_when_asked(client: Client) -> None:
@@ -718,7 +852,7 @@ def test_the_coach_plays_a_wrong_play_anyway_when_asked(client: Client) -> None:
     ok(send(client, session, "act", action="stand"))  # "Stand anyway"
     session.refresh_from_db()
     assert session.balance == 990  # 16 against the dealer's 17: -10
-    assert (session.held_action, session.decision_graded) == ("", False)
+    assert session.held_action == ""
     assert list(Drill.objects.values_list("action", "correct_action")) == [("stand", "hit")]
 
 
@@ -985,4 +1119,15 @@ def test_insurance_at_the_deluxe_table_is_offered_graded_and_settled(client: Cli
     assert float(insured.ev_lost or 0) == pytest.approx(0.5 - 1.5 * 127 / 413, abs=1e-6)
     assert (stood.row, stood.action, stood.correct_action) == ("hard 19", "stand", "stand")
     summary = words(client.get(f"/practice/{session.pk}/summary/"))
-    assert "Insure — the play was No insurance" in summary
+    assert "Insure — the play was No insurance; gave up" in summary
+    assert "No insurance ( )" not in summary and "No insurance ()" not in summary
+
+
+def test_the_coach_names_the_insurance_play_without_an_empty_code(client: Client) -> None:
+    # Insurance has no chart code: nothing is shown in its place.
+    data = {"rules": "deluxe", "bankroll": "1000", "seat_1": "you", "shoe": "10s As 9h 7c 2d"}
+    client.post(START, {**data, "coach": "on"})
+    session = PracticeSession.objects.get()
+    ok(send(client, session, "deal"))
+    held = words(send(client, session, "act", {"action": "insure"}))
+    assert "the play is No insurance. It counts as a mistake" in held

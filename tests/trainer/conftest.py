@@ -1,0 +1,47 @@
+"""Fixtures of the trainer's tests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from django.db import connections
+
+#: How long a racing call may take before the test gives up on it.
+RACE_TIMEOUT = 120
+
+Together = Callable[[Sequence[Callable[[], Any]]], list[Any]]
+
+
+def _together(calls: Sequence[Callable[[], Any]]) -> list[Any]:
+    """Run each call in a thread of its own, all released at once, each on its own database
+    connection (so they really race, in the database as in Python); what each returned or
+    raised, in the calls' order."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[Any] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], Any]) -> None:
+        try:
+            barrier.wait()
+            outcomes[index] = call()
+        except BaseException as error:  # noqa: BLE001 - the test judges every outcome
+            outcomes[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(RACE_TIMEOUT)
+    assert not any(thread.is_alive() for thread in threads), "a racing call never finished"
+    return outcomes
+
+
+@pytest.fixture
+def together() -> Together:
+    """`_together`: for race tests, which need ``django_db(transaction=True)`` so that
+    each thread's connection sees what the test wrote and what the others commit."""
+    return _together
