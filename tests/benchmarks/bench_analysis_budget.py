@@ -46,15 +46,16 @@ RULE_SETS: dict[str, tuple[str, dict[str, object]]] = {
             "surrender": "late",
         },
     ),
-    "8 decks, no peek, original bets only": (
+    "1 deck, no peek, original bets only": (
         "european",
         {
-            "decks": 8,
+            "decks": 1,
             "max_hands": 4,
             "resplit_aces": True,
             "hit_split_aces": True,
             "dealer_hits_soft_17": True,
             "surrender": "late",
+            "original_bets_only": True,
         },
     ),
     "1 deck, no peek": (

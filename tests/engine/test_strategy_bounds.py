@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tracemalloc
 
 import numpy as np
@@ -71,3 +72,22 @@ def test_the_costliest_allowed_analysis_stays_under_100_mib():
     finally:
         tracemalloc.stop()
     assert peak < 100 * 2**20
+
+
+ONE_DECK_CORNERS = [
+    WORST,
+    WORST.replace(dealer_peeks=False),
+    WORST.replace(dealer_peeks=False, original_bets_only=True),
+    WORST.replace(max_hands=3, hit_split_aces=False, dealer_hits_soft_17=False),
+    WORST.replace(max_hands=2, resplit_aces=False, double_after_split=False),
+    WORST.replace(max_hands=1, resplit_aces=False, surrender="none"),
+]
+
+
+@pytest.mark.parametrize("rules", ONE_DECK_CORNERS, ids=lambda rules: str(rules.to_json()))
+def test_every_ev_is_finite_at_the_corners_of_the_allowed_rules(rules):
+    strategy = compute_strategy(rules)
+    values = [ev for evs in strategy.evs.values() for ev in evs.as_dict().values()]
+    values += [v for pair in strategy.multi_card_evs.values() for both in pair for v in both]
+    values += [strategy.expected_return, strategy.cd_expected_return]
+    assert all(math.isfinite(value) for value in values if value is not None)
