@@ -64,10 +64,15 @@ def test_dealer_probabilities_do_not_depend_on_how_the_shoes_are_blocked(block):
     assert (blocked[(shoes < 0).any(axis=1)] == 0).all()
 
 
-def test_the_costliest_allowed_analysis_stays_under_100_mib():
+@pytest.mark.parametrize(
+    "rules",
+    [WORST, WORST.replace(dealer_peeks=False, original_bets_only=True)],
+    ids=["peek", "original bets only"],
+)
+def test_the_costliest_allowed_analysis_stays_under_100_mib(rules):
     tracemalloc.start()  # numpy reports its array buffers to tracemalloc
     try:
-        compute_strategy(WORST)
+        compute_strategy(rules)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
