@@ -9,6 +9,11 @@ they are carried unnormalised — ``E[value × no dealer natural]`` — which ma
 recursion linear (the decision at a node does not change, since all options share the
 node's normaliser) and is divided out only where an EV is reported.
 
+Without a peek a dealer natural takes every bet on the table, or with ``original_bets_only``
+only the original one: a doubled hand then gets its second unit back, and after a split the
+first hand loses its original unit while the others get their stakes back. A busted hand is
+settled before the hole card is turned, so it loses its whole stake either way.
+
 Splits use the standard approximation, documented in the README: each post-split hand is
 played by its best stand/hit/double decision for its own cards, with the other hand's
 first card removed from the shoe; re-splits up to ``max_hands`` are counted by a branching
@@ -20,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from engine.errors import RulesError
 from engine.rules import DoubleOn, Rules, Surrender
 from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions, dealer_paths
 from engine.strategy.hands import HandSet, hands_containing
@@ -60,12 +65,25 @@ class ActionEVs:
         return max(options, key=lambda name: options[name])
 
 
+#: What a dealer natural takes from a hand that has not busted: its whole stake, the
+#: original unit only (the hand a seat started with, under ``original_bets_only``), or
+#: nothing (the later hands of a split, under ``original_bets_only``).
+Settlement = Literal["stake", "original", "none"]
+
+
 class _Batch:
     """EV tables (hand × up card) for one set of hands with one extra card removed."""
 
-    def __init__(self, analysis: Analysis, hands: HandSet, extra: int | None) -> None:
+    def __init__(
+        self,
+        analysis: Analysis,
+        hands: HandSet,
+        extra: int | None,
+        settlement: Settlement = "stake",
+    ) -> None:
         self.hands = hands
         self.extra = extra
+        self.settlement = settlement
         rows = analysis.dealer_rows(hands.counts, extra)
         dist = analysis.dealer[rows]  # (hand, up, outcome)
         shoes = analysis.shoes_for(hands.counts, extra)  # (hand, up, rank)
@@ -73,7 +91,13 @@ class _Batch:
         valid = (shoes >= 0).all(axis=2) & (totals > 0)
         self.draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
         self.no_natural = dist[..., :NATURAL].sum(axis=2)
+        natural = dist[..., NATURAL]
         self.stand = _stand(hands.total, dist, analysis.peek)
+        # A natural's share of each unit staked that comes back, standing or doubled.
+        returned = {"stake": (0.0, 0.0), "original": (0.0, 0.5), "none": (1.0, 1.0)}
+        single, doubled = returned[settlement]
+        self.doubled_stand = self.stand + doubled * natural
+        self.stand = self.stand + single * natural
         self.bust = analysis.bust_values(shoes, totals)  # (hand, up, rank)
         self.hit, self.best = self._optimal()
         self.double = self._double()
@@ -103,7 +127,7 @@ class _Batch:
 
     def _double(self) -> Floats:
         everything = np.arange(len(self.hands.counts))
-        return 2 * self._drawn_value(everything, self.stand)
+        return 2 * self._drawn_value(everything, self.doubled_stand)
 
     def policy(self, plays: Callable[[int, bool, int], bool]) -> Floats:
         """Values of hands played on by a chart: ``plays(total, soft, up) → hit?``."""
@@ -142,24 +166,30 @@ class Analysis:
     """The exact analysis of one `Rules` value (`engine.strategy.strategy_for` keeps one)."""
 
     def __init__(self, rules: Rules) -> None:
-        if rules.original_bets_only:
-            raise RulesError("the strategy analysis does not support original_bets_only")
         self.rules = rules
         self.peek = rules.dealer_peeks
         decks = rules.decks
         self.full = np.array([4 * decks] * 9 + [16 * decks], dtype=np.int64)
-        self._policies: dict[object, dict[int | None, tuple[Floats, Floats]]] = {}
+        self._policies: dict[object, dict[int, Floats]] = {}
         self._evs: dict[tuple[int, int, int, bool], ActionEVs] = {}
         self._split_ranks = list(range(10)) if rules.max_hands >= 2 else []
         removals = self._needed_removals()
         self._rows = {removal: i for i, removal in enumerate(removals)}
         self.dealer = self._dealer_table(removals)
-        self.base = _Batch(self, hands_containing(None), None)
+        # The hand a seat starts with, and the first hand of a split, lose their original
+        # unit to a natural; with original_bets_only the later hands of a split lose nothing.
+        first: Settlement = "original" if rules.original_bets_only else "stake"
+        self.base = _Batch(self, hands_containing(None), None, first)
         self.split_batches: dict[int, _Batch] = {
-            rank: _Batch(self, hands_containing(rank), rank)
+            rank: _Batch(self, hands_containing(rank), rank, first)
             for rank in self._split_ranks
             if not (rank == 0 and not rules.hit_split_aces)
         }
+        self.later_batches: dict[int | None, _Batch] = {}
+        if rules.original_bets_only and self.split_batches:
+            self.later_batches[None] = _Batch(self, hands_containing(None), None, "none")
+            for rank, batch in self.split_batches.items():
+                self.later_batches[rank] = _Batch(self, batch.hands, rank, "none")
 
     # Shoes and the dealer -------------------------------------------------------------
 
@@ -279,19 +309,32 @@ class Analysis:
     # Splits ------------------------------------------------------------------------------
 
     def post_split_value(
-        self, rank: int, second: int, up: int, chart: Chart | None, *, other_out: bool = True
+        self,
+        rank: int,
+        second: int,
+        up: int,
+        chart: Chart | None,
+        *,
+        other_out: bool = True,
+        first: bool = True,
     ) -> float:
         """A post-split hand (rank, second) played optimally, or by ``chart`` if given.
 
         With ``other_out`` the other hand's pair card is out of the shoe, as it is; without,
         it is not — the two serve to extrapolate to more pair cards out after re-splits.
+        ``first`` is the seat's first hand, which alone loses its original unit to a dealer
+        natural under ``original_bets_only``.
         """
         counts = [0] * 10
         counts[rank] += 1
         counts[second] += 1
+        later = not first and bool(self.later_batches)
         if rank == 0 and not self.rules.hit_split_aces:
-            return self._one_card_ace(counts, up, other_out)
-        batch = self.split_batches[rank] if other_out else self.base
+            return self._one_card_ace(counts, up, other_out, later)
+        if later:
+            batch = self.later_batches[rank if other_out else None]
+        else:
+            batch = self.split_batches[rank] if other_out else self.base
         q = batch.hands.index[tuple(counts)]
         total = int(batch.hands.total[q])
         double = self.rules.double_after_split and self.can_double(total)
@@ -308,13 +351,14 @@ class Analysis:
             return float(batch.stand[q, up])
         return float(self.chart_hits(chart, batch)[q, up])
 
-    def _one_card_ace(self, counts: list[int], up: int, other_out: bool) -> float:
+    def _one_card_ace(self, counts: list[int], up: int, other_out: bool, later: bool) -> float:
         removal = list(counts)
         removal[0] += other_out
         row = self._rows[tuple(removal)]
         total = sum((r + 1) * k for r, k in enumerate(counts)) + 10  # an ace and one card
         dist = self.dealer[row][None, :, :]
-        return float(_stand(np.array([total]), dist, self.peek)[0, up])
+        value = float(_stand(np.array([total]), dist, self.peek)[0, up])
+        return value + float(dist[0, up, NATURAL]) if later else value
 
     def split_ev(self, rank: int, up: int, chart: Chart | None = None) -> float:
         """EV (units of the initial bet, unnormalised) of splitting a pair of ``rank``.
@@ -327,57 +371,56 @@ class Analysis:
         """
         shoe = self.full.copy()
         shoe[up] -= 1
-        near = np.array([self.post_split_value(rank, x, up, chart) for x in range(10)])
-        far = np.array(
-            [self.post_split_value(rank, x, up, chart, other_out=False) for x in range(10)]
-        )
+
+        def hand_values(first: bool) -> tuple[Floats, Floats]:
+            """A hand's value by its second card: with the other pair card out, and not."""
+            value = self.post_split_value
+            near = [value(rank, x, up, chart, first=first) for x in range(10)]
+            far = [value(rank, x, up, chart, other_out=False, first=first) for x in range(10)]
+            return np.array(near), np.array(far)
+
+        first_values = hand_values(first=True)
+        later_values = hand_values(first=False) if self.later_batches else first_values
         limit = self.rules.max_hands if rank != 0 or self.rules.resplit_aces else 2
 
+        # Lives for this call only, over at most limit × limit × 2·limit × 2 states.
         @cache
-        def expect(waiting: int, hands: int, out: int) -> float:
+        def expect(waiting: int, hands: int, out: int, first: bool) -> float:
             """The value of ``waiting`` hands yet to get a second card, ``out`` pair cards
-            being out of the shoe."""
+            being out of the shoe; ``first`` while the seat's first hand is among them
+            (it is always the next one to get its card)."""
             if waiting == 0:
                 return 0.0
             left = shoe.copy()
             left[rank] -= out
             again = left[rank] / left.sum()
+            near, far = first_values if first else later_values
             values = near + (out - 2) * (near - far)  # besides its own, out - 1 are out
             others = left.copy()
             others[rank] = 0
             value = (1 - again) * ((others * values).sum() / others.sum())
-            value += (1 - again) * expect(waiting - 1, hands, out)
+            value += (1 - again) * expect(waiting - 1, hands, out, False)
             if hands < limit:
-                value += again * expect(waiting + 1, hands + 1, out + 1)
+                value += again * expect(waiting + 1, hands + 1, out + 1, first)
             else:
-                value += again * (values[rank] + expect(waiting - 1, hands, out + 1))
+                value += again * (values[rank] + expect(waiting - 1, hands, out + 1, False))
             return float(value)
 
-        return expect(2, 2, 2)
+        return expect(2, 2, 2, True)
 
     # Charts and the edge ------------------------------------------------------------------
 
-    def _chart_policy(self, chart: Chart) -> dict[int | None, tuple[Floats, Floats]]:
-        """For each batch: the value of hands played on by ``chart``, and of hitting once."""
-        key = _chart_key(chart)
-        if key not in self._policies:
+    def chart_hits(self, chart: Chart, batch: _Batch) -> Floats:
+        """Hitting each hand of ``batch`` once, then playing on by ``chart``."""
+        policies = self._policies.setdefault(_chart_key(chart), {})
+        found = policies.get(id(batch))
+        if found is None:
 
             def plays(total: int, soft: bool, up: int) -> bool:
                 return hits_on(chart, total, soft, up - 1)
 
-            batches: list[tuple[int | None, _Batch]] = [(None, self.base)]
-            batches += self.split_batches.items()
-            policies = {}
-            for extra, batch in batches:
-                values = batch.policy(plays)
-                policies[extra] = (values, batch.policy_hit(values))
-            self._policies[key] = policies
-        return self._policies[key]
-
-    def chart_hits(self, chart: Chart, batch: _Batch) -> Floats:
-        """Hitting each hand of ``batch`` once, then playing on by ``chart``."""
-        extra = None if batch is self.base else batch.extra
-        return self._chart_policy(chart)[extra][1]
+            found = policies[id(batch)] = batch.policy_hit(batch.policy(plays))
+        return found
 
 
 Chart = Mapping[str, Mapping[str, str]]

@@ -6,14 +6,15 @@ multiset have the same probability, ``prod_r ff(n_r, k_r) / ff(N, k)`` with ``ff
 falling factorial, so a shoe's probabilities are a sum over a fixed table. That sum is
 evaluated for thousands of shoes at once as ``exp(A @ B) @ W`` in the log domain (A: log
 falling factorials of each shoe, B: which rank counts each multiset has), so the exact
-analysis of a whole rule set takes a fraction of a second in numpy.
+analysis of a whole rule set takes a fraction of a second in numpy. The shoes go through
+in blocks, so the (shoes × multisets) intermediate stays a few megabytes whatever the rules.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +35,10 @@ OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "natural")
 NATURAL = 6
 BUST = 5
 _IMPOSSIBLE = -1.0e4  # a log-probability whose exp is exactly 0.0
+#: No dealer draws more than 12 cards, nor more than 11 of one rank.
+_DEPTH = 16
+#: Shoes per block: 512 × ~2,100 multisets is under 9 MB of intermediate values.
+BLOCK = 512
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -57,7 +62,7 @@ class DealerPaths:
         return np.asarray(self.counts.sum(axis=1), dtype=np.int64)
 
 
-@cache
+@lru_cache(maxsize=20)  # every key: ten up cards, soft 17 hit or not
 def dealer_paths(up: int, hits_soft_17: bool) -> DealerPaths:
     """Enumerate the dealer's drawing sequences from ``up`` (points, ace = 1).
 
@@ -97,10 +102,11 @@ def dealer_paths(up: int, hits_soft_17: bool) -> DealerPaths:
     )
 
 
-def dealer_distributions(paths: DealerPaths, shoes: Ints) -> Floats:
+def dealer_distributions(paths: DealerPaths, shoes: Ints, *, block: int = BLOCK) -> Floats:
     """The outcome probabilities (columns as `OUTCOMES`) for each shoe (row of rank counts).
 
-    A shoe that cannot hold the cards (a negative count) gets all zeros.
+    A shoe that cannot hold the cards (a negative count) gets all zeros. ``block`` shoes
+    are evaluated at a time, which bounds the memory without changing the result.
 
     >>> full = np.array([[4] * 9 + [16]])
     >>> dist = dealer_distributions(dealer_paths(6, False), full - np.eye(10, dtype=int)[5])
@@ -130,14 +136,24 @@ def dealer_distributions(paths: DealerPaths, shoes: Ints) -> Floats:
     b = np.stack(columns_b, axis=0).astype(np.float64)
     weights = np.zeros((len(counts), len(OUTCOMES)))
     weights[np.arange(len(counts)), paths.outcome] = paths.orderings
-    probabilities = np.exp(a @ b) @ weights
+    probabilities = np.empty((len(shoes), len(OUTCOMES)))
+    for start in range(0, len(shoes), block):
+        rows = slice(start, start + block)
+        logs = a[rows] @ b
+        probabilities[rows] = np.exp(logs, out=logs) @ weights
     probabilities[~valid] = 0.0
     return probabilities
 
 
-@cache
 def _log_falling_factorials(top: int, depth: int) -> Floats:
-    """``table[n, k] = log(n (n-1) … (n-k+1))``, impossible (k > n) as a huge negative."""
+    """``table[n, k] = log(n (n-1) … (n-k+1))`` for n ≤ ``top`` and k ≤ ``depth`` at least,
+    impossible (k > n) as a huge negative."""
+    # Shoe sizes rounded up to powers of two, so four tables serve every deck count allowed.
+    return _log_falling_factorials_table(1 << max(top, 1).bit_length(), max(depth, _DEPTH))
+
+
+@lru_cache(maxsize=8)  # 8 decks need a table of 513 × 17, under 70 kB
+def _log_falling_factorials_table(top: int, depth: int) -> Floats:
     table = np.full((top + 1, depth + 1), _IMPOSSIBLE)
     table[:, 0] = 0.0
     for n in range(top + 1):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +40,7 @@ class HandSet:
         return np.asarray(self.has_ace & (self.hard <= 11))
 
 
-@cache
+@lru_cache(maxsize=11)  # every key: each rank, or None
 def hands_containing(rank: int | None) -> HandSet:
     """All hands with hard total ≤ 21 holding at least one ``rank`` card (index), or all.
 

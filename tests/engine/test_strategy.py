@@ -156,7 +156,15 @@ def oracle(hand: tuple[int, ...], up: int, rules: Rules) -> dict[str, float]:
         return ev
 
     def doubled(left: tuple[int, ...], hard: int, ace: bool) -> float:
-        return 2 * hit(left, hard, ace, then=lambda rest, h, a: stand(rest, value(h, a)))
+        def after(rest: tuple[int, ...], h: int, a: bool) -> float:
+            ev = stand(rest, value(h, a))
+            if rules.original_bets_only:
+                # A natural takes only the original half of the doubled stake (a bust loses
+                # it all, as the hand is settled before the hole card is turned).
+                ev += dealer(rest, up, up == 1, 1).get("natural", 0.0) / 2
+            return ev
+
+        return 2 * hit(left, hard, ace, then=after)
 
     left = tuple(start)
     hard, ace = sum(hand), 1 in hand
@@ -178,12 +186,23 @@ def engine_evs(rules: Rules, hand: tuple[int, ...], up: int) -> ActionEVs:
 
 ONE_DECK_PEEK = AMERICAN.replace(decks=1, name="one-deck")
 ONE_DECK_NO_PEEK = EUROPEAN.replace(decks=1, name="one-deck-enhc")
+ONE_DECK_OBO = EUROPEAN.replace(decks=1, original_bets_only=True, name="one-deck-obo")
+EVERY_PEEK_RULE = [ONE_DECK_PEEK, ONE_DECK_NO_PEEK, ONE_DECK_OBO]
+PEEK_IDS = ["peek", "no-peek", "original-bets-only"]
 
 
-@pytest.mark.parametrize("rules", [ONE_DECK_PEEK, ONE_DECK_NO_PEEK], ids=["peek", "no-peek"])
+@pytest.mark.parametrize("rules", EVERY_PEEK_RULE, ids=PEEK_IDS)
 @pytest.mark.parametrize(
     ("hand", "up"),
-    [((10, 6), 10), ((10, 4), 7), ((9, 2), 1), ((1, 7), 9), ((10, 2), 4)],
+    [
+        ((10, 6), 10),
+        ((10, 4), 7),
+        ((9, 2), 1),
+        ((1, 7), 9),
+        ((10, 2), 4),
+        ((8, 4), 1),
+        ((9, 3), 10),
+    ],
 )
 def test_stand_hit_and_double_evs_are_exact(rules, hand, up):
     expected = oracle(hand, up, rules)
@@ -193,7 +212,7 @@ def test_stand_hit_and_double_evs_are_exact(rules, hand, up):
     assert evs.double == pytest.approx(expected["double"], abs=1e-9)
 
 
-@pytest.mark.parametrize("rules", [ONE_DECK_PEEK, ONE_DECK_NO_PEEK], ids=["peek", "no-peek"])
+@pytest.mark.parametrize("rules", EVERY_PEEK_RULE, ids=PEEK_IDS)
 @pytest.mark.parametrize(
     ("hand", "up"), [((4, 2, 10), 10), ((2, 3, 7), 6), ((1, 2, 3), 9), ((5, 5, 3, 2), 1)]
 )
@@ -299,6 +318,46 @@ def test_the_european_chart_differs_from_the_normal_chart_only_where_no_peek_mat
     # The same game with a peek plays the normal chart exactly: no peek made the difference.
     peeked = strategy_for(EUROPEAN.replace(dealer_peeks=True, name="european-peek")).chart
     assert chart_differences(peeked, NORMAL_CHART) == []
+
+
+EUROPEAN_OBO = EUROPEAN.replace(original_bets_only=True, name="european-obo")
+EUROPEAN_PEEK = EUROPEAN.replace(dealer_peeks=True, name="european-peek")
+
+
+@pytest.mark.parametrize(
+    ("hand", "up"), [("6,5", "10"), ("A,6", "A"), ("5,4", "10"), ("10,6", "10"), ("8,7", "A")]
+)
+def test_original_bets_only_is_the_peek_game_with_the_natural_taking_one_unit(hand, up):
+    # Whatever the player does (stand, hit, or a double that cannot bust), a dealer natural
+    # takes exactly the original bet; without a natural the hand plays as in the peek game.
+    peek = strategy_for(EUROPEAN_PEEK).ev(hand, up)
+    obo = strategy_for(EUROPEAN_OBO).ev(hand, up)
+    ranks = [1 if card == "A" else int(card) for card in hand.split(",")]
+    shoe = [24] * 9 + [96]
+    for points in (*ranks, 1 if up == "A" else int(up)):
+        shoe[points - 1] -= 1
+    natural = shoe[0 if up == "10" else 9] / sum(shoe)  # the hole card that completes it
+    assert obo.stand == pytest.approx(-natural + (1 - natural) * peek.stand, abs=1e-12)
+    assert obo.hit == pytest.approx(-natural + (1 - natural) * peek.hit, abs=1e-12)
+    if 1 in ranks or sum(ranks) <= 11:  # one card cannot bust it
+        assert obo.double == pytest.approx(-natural + (1 - natural) * peek.double, abs=1e-12)
+    else:
+        # A doubled hand that busts is lost whole, natural or not: worse than the formula.
+        assert obo.double < -natural + (1 - natural) * peek.double - 1e-4
+
+
+def test_original_bets_only_brings_back_the_doubles_a_natural_would_take():
+    european = strategy_for(EUROPEAN).chart
+    obo = strategy_for(EUROPEAN_OBO).chart
+    peeked = strategy_for(EUROPEAN_PEEK).chart
+    assert european["hard 11"]["10"] == "H" and obo["hard 11"]["10"] == "D"
+    # Stand, hit and doubles that cannot bust rank as in the peek game; only a split's
+    # busted hands (lost whole even to a natural) could tell the two apart, against a
+    # ten or an ace.
+    for row, up, _, _ in chart_differences(obo, peeked):
+        assert row.startswith("pair") and up in ("10", "A")
+    # Yet the European game's other no-peek differences are gone with the natural's sting.
+    assert obo["pair 8"]["10"] == peeked["pair 8"]["10"] == "P"
 
 
 def test_surrender_appears_only_where_the_rules_offer_it():

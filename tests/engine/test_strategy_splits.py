@@ -9,6 +9,9 @@ any dealer sequence is a martingale over the second hand's draws).
 Re-splits: aces, one card each, re-split up to four hands, every deal enumerated.
 
 Each must agree with the approximation within 0.001 of the initial bet (4 decks).
+
+With ``original_bets_only`` a dealer natural takes the first hand's original unit (or its
+whole stake if it busted) and from the later hands only what busted.
 """
 
 from __future__ import annotations
@@ -61,7 +64,8 @@ def first_hand_endings(analysis: Analysis, pair: int, up: int, shoe: np.ndarray)
 
 
 def best_hand_value(rules: Rules, pair: int, up: int, shoe: np.ndarray) -> float:
-    """A hand holding one pair card, played optimally for exactly this shoe (unnormalised)."""
+    """A later hand holding one pair card, played optimally for exactly this shoe
+    (unnormalised)."""
     hands = hands_containing(pair)
     removed = hands.counts - np.eye(10, dtype=np.int64)[pair]
     shoes = shoe[None, :] - removed
@@ -69,8 +73,8 @@ def best_hand_value(rules: Rules, pair: int, up: int, shoe: np.ndarray) -> float
     dist = dealer_distributions(dealer_paths(up + 1, rules.dealer_hits_soft_17), shoes)
     compare = np.sign(hands.total[:, None] - np.arange(17, 22)[None, :])
     stand = (compare * dist[:, :BUST]).sum(axis=1) + dist[:, BUST]
-    if not rules.dealer_peeks:
-        stand -= dist[:, NATURAL]
+    if not rules.dealer_peeks and not rules.original_bets_only:
+        stand -= dist[:, NATURAL]  # else a natural takes nothing from a later hand
     sizes = np.maximum(shoes.sum(axis=1), 1)
     draw = np.where(valid[:, None], np.maximum(shoes, 0) / sizes[:, None], 0.0)
     natural_rank = {0: 9, 9: 0}.get(up) if rules.dealer_peeks else None
@@ -126,6 +130,7 @@ def exact_split(rules: Rules, pair: int, up: int) -> float:
 
 SPLIT_ONCE_PEEK = AMERICAN.replace(decks=4, max_hands=2, name="four-deck-split-once")
 SPLIT_ONCE_NO_PEEK = EUROPEAN.replace(decks=4, max_hands=2, name="four-deck-enhc-split-once")
+SPLIT_ONCE_OBO = SPLIT_ONCE_NO_PEEK.replace(original_bets_only=True, name="four-deck-obo")
 
 
 @pytest.mark.parametrize(
@@ -134,8 +139,10 @@ SPLIT_ONCE_NO_PEEK = EUROPEAN.replace(decks=4, max_hands=2, name="four-deck-enhc
         (SPLIT_ONCE_PEEK, 7, 9),  # 8,8 v 10
         (SPLIT_ONCE_NO_PEEK, 8, 6),  # 9,9 v 7, no peek
         (SPLIT_ONCE_NO_PEEK, 1, 5),  # 2,2 v 6, no peek: the most decisions after a split
+        (SPLIT_ONCE_OBO, 7, 9),  # 8,8 v 10, original bets only
+        (SPLIT_ONCE_OBO, 1, 0),  # 2,2 v A, original bets only
     ],
-    ids=["8,8 v 10", "9,9 v 7 no peek", "2,2 v 6 no peek"],
+    ids=["8,8 v 10", "9,9 v 7 no peek", "2,2 v 6 no peek", "8,8 v 10 obo", "2,2 v A obo"],
 )
 def test_the_split_approximation_is_within_a_thousandth_of_an_exact_split(rules, pair, up):
     approximate = Analysis(rules).two_card_evs(pair, pair, up).split
@@ -169,9 +176,11 @@ def exact_resplit_aces(rules: Rules, up: int) -> float:
     dist = dealer_distributions(paths, np.array([left for _, left, _ in endings]))
     total = 0.0
     for (p, _, totals), row in zip(endings, dist, strict=True):
-        for value in totals:
+        for index, value in enumerate(totals):
             result = row[BUST] + (row[:BUST] * np.sign(value - np.arange(17, 22))).sum()
-            total += p * (result - (0.0 if rules.dealer_peeks else row[NATURAL]))
+            # Without a peek a natural takes each hand, or the first one's original unit.
+            taken = not rules.dealer_peeks and (index == 0 or not rules.original_bets_only)
+            total += p * (result - (row[NATURAL] if taken else 0.0))
     natural_rank = {0: 9, 9: 0}.get(up) if rules.dealer_peeks else None
     if natural_rank is not None:
         total /= 1 - shoe[natural_rank] / shoe.sum()
@@ -183,8 +192,10 @@ def exact_resplit_aces(rules: Rules, up: int) -> float:
     [
         (EUROPEAN.replace(decks=4, resplit_aces=True, name="four-deck-enhc-rsa"), 9),
         (AMERICAN.replace(decks=4, resplit_aces=True, name="four-deck-rsa"), 5),
+        (EUROPEAN.replace(decks=4, resplit_aces=True, original_bets_only=True, name="obo"), 9),
+        (EUROPEAN.replace(decks=4, resplit_aces=True, original_bets_only=True, name="obo"), 0),
     ],
-    ids=["A,A v 10 no peek", "A,A v 6"],
+    ids=["A,A v 10 no peek", "A,A v 6", "A,A v 10 obo", "A,A v A obo"],
 )
 def test_re_splits_are_within_a_thousandth_of_an_exact_count(rules, up):
     approximate = Analysis(rules).two_card_evs(0, 0, up).split
