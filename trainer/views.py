@@ -11,12 +11,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
-from engine.rules import PRESETS
-from trainer import practice, selectors, services
+from engine.rules import PRESETS, Rules
+from engine.strategy import AnalysisPending
+from trainer import analyses, practice, selectors, services
 from trainer.charts import ChartView
 from trainer.drills import DrillView
 from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
@@ -53,24 +54,29 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
 
     error: str | None = None
     current = None
-    if request.method == "POST" and "deal" in request.POST:
-        current = services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
-    elif request.method == "POST":
-        form = AnswerForm(request.POST)
-        if form.is_valid():
-            try:
-                current = services.drill_answer(
-                    owner=owner,
-                    drill_id=form.cleaned_data["drill"],
-                    action=form.cleaned_data["action"],
-                )
-            except services.DrillRefused as refused:
-                error = str(refused)
-        else:
-            error = str(next(iter(form.errors.values()))[0])
-    if request.method == "POST" and not request.htmx and error is None:
-        return redirect("trainer:drill")  # POST/redirect/GET
-    current = current or _drill_on_show(owner, chosen)
+    try:
+        if request.method == "POST" and "deal" in request.POST:
+            current = services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
+        elif request.method == "POST":
+            form = AnswerForm(request.POST)
+            if form.is_valid():
+                try:
+                    current = services.drill_answer(
+                        owner=owner,
+                        drill_id=form.cleaned_data["drill"],
+                        action=form.cleaned_data["action"],
+                    )
+                except services.DrillRefused as refused:
+                    error = str(refused)
+            else:
+                error = str(next(iter(form.errors.values()))[0])
+        if request.method == "POST" and not request.htmx and error is None:
+            return redirect("trainer:drill")  # POST/redirect/GET
+        current = current or _drill_on_show(owner, chosen)
+        shown = DrillView.of(current)
+    except AnalysisPending as pending:
+        # Rules not worked out yet: started in the background, never computed here.
+        return _drill_analysing(request, chosen, pending.rules)
     partial = request.htmx and not request.htmx.history_restore_request
     # The settings form is outside the partials: build it only for the full page.
     settings_form = None if partial else SettingsForm(initial=asdict(chosen))
@@ -80,8 +86,28 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
         answering = request.method == "POST" and "deal" not in request.POST
         template += "#answer" if answering else "#drill"
     status = 400 if error and not request.htmx else 200
-    context = _drill_context(current, chosen, settings_form)
+    context = _drill_context(shown, chosen, settings_form)
     return render(request, template, {**context, "error": error}, status=status)
+
+
+def _drill_analysing(request: HtmxHttpRequest, chosen: DrillSettings, rules: Rules) -> HttpResponse:
+    """The drill's place while the rules' analysis is worked out (the page asks again
+    every second), or why it is not."""
+    analysis = analyses.analysis_start(rules=rules, visitor=analyses.visitor_of(request))
+    if request.method == "POST" and not request.htmx:
+        return redirect("trainer:drill")  # the page shows where the analysis stands
+    context = {
+        "analysis": analysis,
+        "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
+        "auto_advance": chosen.auto_advance,
+    }
+    if request.htmx and not request.htmx.history_restore_request:
+        # Whatever asked, the whole drill region shows it.
+        response = render(request, "trainer/drill.html#drill", context)
+        return reswap(retarget(response, "#drill"), "outerHTML")
+    context["settings_form"] = SettingsForm(initial=asdict(chosen))
+    limited = analysis is analyses.Analysis.LIMITED
+    return render(request, "trainer/drill.html", context, status=429 if limited else 200)
 
 
 @require_POST
@@ -91,25 +117,36 @@ def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
     form = SettingsForm(request.POST)
     if not form.is_valid():
         chosen = settings_of(request)  # unchanged: the page shows the form's errors
-        context = _drill_context(_drill_on_show(owner, chosen), chosen, form)
+        try:
+            shown = DrillView.of(_drill_on_show(owner, chosen))
+        except AnalysisPending:
+            context = {"analysis": analyses.Analysis.RUNNING, "settings_form": form}
+        else:
+            context = _drill_context(shown, chosen, form)
         return render(request, "trainer/drill.html", {**context, "settings_open": True}, status=400)
-    settings_save(request, DrillSettings(**form.cleaned_data))
+    chosen = DrillSettings(**form.cleaned_data)
+    settings_save(request, chosen)
     services.drills_discard_pending(owner=owner)
+    # Started now, so that it is under way when the drill page asks.
+    analyses.analysis_start(rules=chosen.rules(), visitor=analyses.visitor_of(request))
     return redirect("trainer:drill")
 
 
 def _drill_on_show(owner: Owner, chosen: DrillSettings) -> Drill:
-    """The latest drill (answered: its feedback shows), or a newly dealt one."""
-    return selectors.latest_drill(owner) or services.drill_issue(
-        owner=owner, rules=chosen.rules(), mode=chosen.mode
-    )
+    """The latest drill if it was dealt under the chosen rules (answered: its feedback
+    shows), else one newly dealt under them."""
+    rules = chosen.rules()
+    latest = selectors.latest_drill(owner)
+    if latest is not None and services.situation_of(latest).rules == rules:
+        return latest
+    return services.drill_issue(owner=owner, rules=rules, mode=chosen.mode)
 
 
 def _drill_context(
-    drill: Drill, chosen: DrillSettings, form: SettingsForm | None
+    drill: DrillView, chosen: DrillSettings, form: SettingsForm | None
 ) -> dict[str, Any]:
     return {
-        "drill": DrillView.of(drill),
+        "drill": drill,
         "auto_advance": chosen.auto_advance,
         "settings_form": form,
     }
