@@ -131,8 +131,9 @@ def analysis_start(*, rules: Rules, visitor: str) -> Analysis:
 
 
 def launch(key: str) -> None:
-    """Start ``manage.py analyse_rules KEY`` as a process of its own, outliving the worker
-    that starts it; a thread reaps it when it ends, so that it leaves no zombie."""
+    """Start ``manage.py analyse_rules KEY`` as a process of its own at the lowest CPU
+    priority (see `trainer.budget`), outliving the worker that starts it; a thread reaps
+    it when it ends, so that it leaves no zombie."""
     env = {
         **os.environ,
         # One core at most: the analysis' numpy must not spread over the machine.
@@ -140,8 +141,9 @@ def launch(key: str) -> None:
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
     }
+    command = [sys.executable, str(settings.BASE_DIR / "manage.py"), "analyse_rules", key]
     process = subprocess.Popen(
-        [sys.executable, str(settings.BASE_DIR / "manage.py"), "analyse_rules", key],
+        [sys.executable, "-m", "trainer.budget", *command],  # at the lowest priority
         cwd=settings.BASE_DIR,
         env=env,
         stdin=subprocess.DEVNULL,

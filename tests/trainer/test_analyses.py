@@ -250,32 +250,49 @@ def test_a_job_is_started_as_a_process_of_its_own() -> None:
     with mock.patch("subprocess.Popen") as popen:
         launch("k" * 32)  # the real one, which tests otherwise replace
     command, options = popen.call_args.args[0], popen.call_args.kwargs
-    assert command[0] == sys.executable and command[-2:] == ["analyse_rules", "k" * 32]
+    assert command[:3] == [sys.executable, "-m", "trainer.budget"]  # lowest priority first
+    assert command[-2:] == ["analyse_rules", "k" * 32]
     assert options["start_new_session"]  # a worker's restart does not take it along
     assert options["env"]["OPENBLAS_NUM_THREADS"] == "1"
 
 
-def _limited(code: str) -> str:
+def _limited(code: str, *, lowered: bool = False) -> str:
+    """What a program prints, run as the job is: in a session of its own, and through
+    ``python -m trainer.budget`` where ``lowered``."""
     program = "from trainer.budget import limit_resources, OverBudget\n" + textwrap.dedent(code)
+    command = [sys.executable, "-c", program]
+    if lowered:
+        command = [sys.executable, "-m", "trainer.budget", *command]
     done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
+        command, capture_output=True, text=True, timeout=60, start_new_session=True
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 
-def test_the_job_runs_at_the_lowest_priority_and_stops_at_its_cpu_budget() -> None:
-    out = _limited("""
+def test_the_job_runs_at_the_lowest_priority_from_its_start() -> None:
+    out = _limited(
+        """
         import os
+        print(os.nice(0), os.sched_getscheduler(0) == os.SCHED_IDLE, end=" ")
+        kernel_groups = os.path.exists("/proc/self/autogroup")  # where Linux has them
+        print(open("/proc/self/autogroup").read().split()[-1] if kernel_groups else 19)
+        """,
+        lowered=True,
+    )
+    assert out == "19 True 19"
+
+
+def test_the_job_stops_at_its_cpu_budget() -> None:
+    out = _limited("""
         limit_resources(cpu_seconds=1, memory_mb=256)
-        print(os.nice(0), end=" ")
         try:
             while True:
                 pass
         except OverBudget:
             print("stopped")
     """)
-    assert out == "19 stopped"
+    assert out == "stopped"
 
 
 def test_the_job_cannot_take_more_memory_than_its_budget() -> None:

@@ -1,6 +1,7 @@
 """``manage.py analyse_rules KEY``: the background job that analyses a player's rules.
 
-Started by `trainer.analyses.launch`, never by hand: the rules come from the job's row.
+Started by `trainer.analyses.launch` at the lowest CPU priority, never by hand: the rules
+come from the job's row.
 """
 
 from __future__ import annotations
