@@ -98,6 +98,7 @@ def _drill_analysing(request: HtmxHttpRequest, chosen: DrillSettings, rules: Rul
         return redirect("trainer:drill")  # the page shows where the analysis stands
     context = {
         "analysis": analysis,
+        "analysis_rules": rules.label,
         "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
         "auto_advance": chosen.auto_advance,
     }
@@ -106,6 +107,8 @@ def _drill_analysing(request: HtmxHttpRequest, chosen: DrillSettings, rules: Rul
         response = render(request, "trainer/drill.html#drill", context)
         return reswap(retarget(response, "#drill"), "outerHTML")
     context["settings_form"] = SettingsForm(initial=asdict(chosen))
+    # Refused: the settings are open, for the player to choose rules that are at hand.
+    context["settings_open"] = analysis in (analyses.Analysis.LIMITED, analyses.Analysis.FAILED)
     limited = analysis is analyses.Analysis.LIMITED
     return render(request, "trainer/drill.html", context, status=429 if limited else 200)
 
@@ -119,8 +122,12 @@ def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
         chosen = settings_of(request)  # unchanged: the page shows the form's errors
         try:
             shown = DrillView.of(_drill_on_show(owner, chosen))
-        except AnalysisPending:
-            context = {"analysis": analyses.Analysis.RUNNING, "settings_form": form}
+        except AnalysisPending as pending:
+            context = {
+                "analysis": analyses.Analysis.RUNNING,
+                "analysis_rules": pending.rules.label,
+                "settings_form": form,
+            }
         else:
             context = _drill_context(shown, chosen, form)
         return render(request, "trainer/drill.html", {**context, "settings_open": True}, status=400)

@@ -97,7 +97,7 @@ def test_custom_rules_show_a_working_state_and_start_one_background_analysis(
     client = guest()
     choose(client, "decks=2")
     page = client.get(DRILL).content.decode()
-    assert WORKING in page
+    assert WORKING in page and "Rules: european-custom v1.0.0" in page
     assert f'href="{DRILL}"' in page and "Check again" in page  # without JavaScript
     assert 'hx-get="/drill/"' in page and 'hx-trigger="load delay:1s"' in page
     client.get(DRILL)
@@ -199,6 +199,7 @@ def test_a_visitor_starts_at_most_the_hourly_allowance_of_analyses(
     response = client.get(DRILL)
     page = response.content.decode()
     assert "You have asked for 2 new sets of rules to be worked out" in page
+    assert '<details class="drill-settings" open>' in page  # to choose rules at hand
     assert WORKING not in page and 'hx-trigger="load delay:1s"' not in page
     assert response.status_code == 429
     assert len(launched) == 2
