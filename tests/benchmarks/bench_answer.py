@@ -140,6 +140,8 @@ def main() -> None:
             player = {**env, "SESSION_COOKIE": session, "CSRF": csrf, "FIRST_DRILL": str(last + 1)}
             wrk = ["wrk", "-t2", f"-c{args.player_connections}", f"-d{args.analyses}s", "--latency"]
             _isolation_phase(wrk + ["-s", str(lua), base], player, base)
+            time.sleep(args.analyses / 3)  # the last jobs finish (they outlive the phase)
+            print(_analysed(python, env), flush=True)
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -279,6 +281,25 @@ def _answered(python: str, env: dict[str, str]) -> tuple[int, int]:
     ).stdout  # fmt: skip
     count, last = out.split()
     return int(count), int(last)
+
+
+_ANALYSED = """
+import django
+django.setup()
+from trainer.models import AnalysisJob, StoredAnalysis
+stored = StoredAnalysis.objects.filter(preset=False).count()
+failed = AnalysisJob.objects.filter(failed_at__isnull=False).count()
+print(f"custom analyses stored: {stored}, failed: {failed}")
+"""
+
+
+def _analysed(python: str, env: dict[str, str]) -> str:
+    """How many custom analyses the background jobs stored, and how many failed."""
+    return subprocess.run(
+        [python, "-c", _ANALYSED],
+        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
+        check=False, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
 
 
 def _wait_until_up() -> None:
