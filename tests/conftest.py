@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 # Playwright's sync API runs an event loop in the test thread; without this Django raises
 # SynchronousOnlyOperation in browser tests and in live_server teardown. Tests only.
@@ -34,6 +36,17 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-sync",
         ],
     }
+
+
+@pytest.fixture(autouse=True)
+def _analyses_run_at_once() -> Iterator[None]:
+    """A background analysis of a player's rules is run at once, in the test's process and
+    database: the real job is a process of its own that would read the database the
+    settings name, not the test's. Tests of the waiting itself replace this."""
+    from trainer import analyses
+
+    with mock.patch.object(analyses, "launch", side_effect=analyses.analysis_run):
+        yield
 
 
 def pytest_report_header() -> str:

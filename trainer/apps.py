@@ -9,12 +9,12 @@ class TrainerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Point the engine's strategy store at the folder the settings name."""
-        from django.conf import settings
+        """Keep the engine's analyses in the database, and let no request compute one but a
+        preset's (the others are worked out in the background, see `trainer.analyses`)."""
+        from engine.strategy.store import use_store
+        from trainer.analyses import DatabaseStore, is_preset
 
-        from engine.strategy.store import use_directory
-
-        use_directory(settings.STRATEGY_CACHE_DIR)
+        use_store(DatabaseStore(), compute_inline=is_preset)
 
         from django.contrib.auth.signals import user_logged_in
 

@@ -177,3 +177,44 @@ class PracticeRound(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.number} of practice {self.session_id}"
+
+
+class StoredAnalysis(models.Model):
+    """An exact strategy analysis, kept where every app server reads it (see
+    `trainer.analyses.DatabaseStore`); the players' own rules' are evicted least recently
+    used first, the presets' never."""
+
+    #: `engine.strategy.store.rules_key`: what the analysis depends on, hashed.
+    key = models.CharField(max_length=32, unique=True)
+    #: `engine.strategy.store.encode`: compressed JSON, about 430 kB.
+    payload = models.BinaryField()
+    preset = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["preset", "used_at"])]
+
+    def __str__(self) -> str:
+        return f"analysis {self.key}"
+
+
+class AnalysisJob(models.Model):
+    """A player's rules being analysed in the background, or found too costly to analyse.
+
+    A running job holds one of the numbered slots (unique), so that no more analyses run
+    at once than the deployment allows, whichever app server starts them.
+    """
+
+    key = models.CharField(max_length=32, unique=True)
+    #: The rules to analyse (`Rules.to_json`): a key cannot be turned back into rules.
+    rules = models.JSONField()
+    #: 1 … BLACKJACK_ANALYSES_AT_ONCE while running; None once it has failed.
+    slot = models.PositiveSmallIntegerField(null=True, unique=True)
+    started_at = models.DateTimeField()
+    failed_at = models.DateTimeField(null=True, blank=True)
+    #: Why it failed, for the logs (the player gets a translated message).
+    error = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return f"analysis job {self.key} (slot {self.slot})"

@@ -193,15 +193,29 @@ USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
 
-# The exact strategy analyses, kept on disk so that no request waits for one that any
-# process has already computed (`manage.py analyse_presets` fills it at deploy time).
 #: Lets the practice start form take a stacked shoe ("10s 9h …"): for browser tests and
 #: demos only, never in production (it would let a player choose the cards).
 PRACTICE_STACKED_SHOES = env_bool("DJANGO_PRACTICE_STACKED_SHOES", False)
 
-STRATEGY_CACHE_DIR = Path(
-    os.environ.get("BLACKJACK_STRATEGY_CACHE") or BASE_DIR / ".cache" / "strategy"
-)
+# The exact strategy analyses live in the database, where every app server reads them
+# (`manage.py analyse_presets` stores the presets' at deploy time). A player's own rules
+# are analysed by a background process (`manage.py analyse_rules`), never in a request;
+# see trainer/analyses.py.
+#: New analyses one visitor (an account, or a guest's address) may start in an hour.
+BLACKJACK_ANALYSES_PER_HOUR = env_int("BLACKJACK_ANALYSES_PER_HOUR", 10)
+#: Background analyses running at once across the deployment (each takes about a second
+#: of one core, at the lowest priority).
+BLACKJACK_ANALYSES_AT_ONCE = env_int("BLACKJACK_ANALYSES_AT_ONCE", 1)
+#: Players' analyses kept (about 430 kB each), the least recently used evicted first;
+#: the presets' are always kept.
+BLACKJACK_STORED_ANALYSES = env_int("BLACKJACK_STORED_ANALYSES", 200)
+#: A background analysis is stopped after this much CPU time, or when it asks for this
+#: much more memory than the process had when it started.
+BLACKJACK_ANALYSIS_CPU_SECONDS = env_int("BLACKJACK_ANALYSIS_CPU_SECONDS", 10)
+BLACKJACK_ANALYSIS_MEMORY_MB = env_int("BLACKJACK_ANALYSIS_MEMORY_MB", 512)
+#: A job still running after this many seconds is taken to have died and is started again
+#: when next asked for.
+BLACKJACK_ANALYSIS_TIMEOUT = env_int("BLACKJACK_ANALYSIS_TIMEOUT", 120)
 
 # Static files
 

@@ -8,10 +8,6 @@ from pathlib import Path
 
 from trainer.settings import *  # noqa: F403
 
-# Analyses are keyed by a hash of their rules, so runs may share them; keep them out of
-# the working tree.
-STRATEGY_CACHE_DIR = Path(tempfile.gettempdir()) / "blackjack-trainer-test-strategy"
-
 # No collectstatic manifest in tests; live_server serves files straight from the finders.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

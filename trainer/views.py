@@ -14,7 +14,8 @@ from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
 from engine.rules import PRESETS, Rules
-from trainer import practice, selectors, services
+from engine.strategy import AnalysisPending
+from trainer import analyses, practice, selectors, services
 from trainer.charts import ChartView
 from trainer.drills import DrillView
 from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
@@ -58,25 +59,29 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     error: str | None = None
     current = None
     answered_id: int | None = None
-    if request.method == "POST" and "deal" in request.POST:
-        current = services.drill_issue(owner=owner, rules=rules, mode=chosen.mode)
-    elif request.method == "POST":
-        form = AnswerForm(request.POST)
-        if form.is_valid():
-            answered_id = form.cleaned_data["drill"]
-            try:
-                current = services.drill_answer(
-                    owner=owner,
-                    drill_id=form.cleaned_data["drill"],
-                    action=form.cleaned_data["action"],
-                )
-            except services.DrillRefused as refused:
-                error = str(refused)
-        else:
-            error = str(next(iter(form.errors.values()))[0])
-    if request.method == "POST" and not request.htmx and error is None:
-        return redirect("trainer:drill")  # POST/redirect/GET
-    shown = DrillView.of(current) if current else _drill_on_show(owner, rules, chosen.mode)
+    try:
+        if request.method == "POST" and "deal" in request.POST:
+            current = services.drill_issue(owner=owner, rules=rules, mode=chosen.mode)
+        elif request.method == "POST":
+            form = AnswerForm(request.POST)
+            if form.is_valid():
+                answered_id = form.cleaned_data["drill"]
+                try:
+                    current = services.drill_answer(
+                        owner=owner,
+                        drill_id=form.cleaned_data["drill"],
+                        action=form.cleaned_data["action"],
+                    )
+                except services.DrillRefused as refused:
+                    error = str(refused)
+            else:
+                error = str(next(iter(form.errors.values()))[0])
+        if request.method == "POST" and not request.htmx and error is None:
+            return redirect("trainer:drill")  # POST/redirect/GET
+        shown = DrillView.of(current) if current else _drill_on_show(owner, rules, chosen.mode)
+    except AnalysisPending as pending:
+        # Rules not worked out yet: started in the background, never computed here.
+        return _drill_analysing(request, chosen, pending.rules)
     partial = request.htmx and not request.htmx.history_restore_request
     # The settings form is outside the partials: build it only for the full page.
     settings_form = None if partial else SettingsForm(initial=asdict(chosen))
@@ -95,6 +100,30 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
+def _drill_analysing(request: HtmxHttpRequest, chosen: DrillSettings, rules: Rules) -> HttpResponse:
+    """The drill's place while the rules' analysis is worked out (the page asks again
+    every second), or why it is not."""
+    analysis = analyses.analysis_start(rules=rules, visitor=analyses.visitor_of(request))
+    if request.method == "POST" and not request.htmx:
+        return redirect("trainer:drill")  # the page shows where the analysis stands
+    context = {
+        "analysis": analysis,
+        "analysis_rules": rules.label,
+        "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
+        "auto_advance": chosen.auto_advance,
+    }
+    if request.htmx and not request.htmx.history_restore_request:
+        # Whatever asked, the whole drill region shows it.
+        response = render(request, "trainer/drill.html#drill", context)
+        return reswap(retarget(response, "#drill"), "outerHTML")
+    context["settings_form"] = SettingsForm(initial=asdict(chosen))
+    context["rule_fields"] = rule_fields()
+    # Refused: the settings are open, for the player to choose rules that are at hand.
+    context["settings_open"] = analysis in (analyses.Analysis.LIMITED, analyses.Analysis.FAILED)
+    limited = analysis is analyses.Analysis.LIMITED
+    return render(request, "trainer/drill.html", context, status=429 if limited else 200)
+
+
 @require_POST
 def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
     """Change the rules, the kind of hands and auto-advance; a hand under them is dealt."""
@@ -103,27 +132,43 @@ def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         chosen = settings_of(request)  # unchanged: the page shows the form's errors
         rules, notice = chosen.rules_in_force()
-        shown = _drill_on_show(owner, rules, chosen.mode)
-        context = _drill_context(shown, chosen, form, notice)
+        try:
+            shown = _drill_on_show(owner, rules, chosen.mode)
+        except AnalysisPending as pending:
+            context = {
+                "analysis": analyses.Analysis.RUNNING,
+                "analysis_rules": pending.rules.label,
+                "settings_form": form,
+                "rule_fields": rule_fields(),
+            }
+        else:
+            context = _drill_context(shown, chosen, form, notice)
         return render(request, "trainer/drill.html", {**context, "settings_open": True}, status=400)
     chosen = DrillSettings(**form.cleaned_data)
     settings_save(request, chosen)
     services.drills_discard_pending(owner=owner)
-    # Dealt now, so that the page shows a hand under the new settings, not the last answer.
-    services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
+    try:
+        # Dealt now, so that the page shows a hand under the new settings, not the last one.
+        services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
+    except AnalysisPending:
+        # Started now, so that it is under way when the drill page asks.
+        analyses.analysis_start(rules=chosen.rules(), visitor=analyses.visitor_of(request))
     return redirect("trainer:drill")
 
 
 def _drill_on_show(owner: Owner, rules: Rules, mode: str) -> DrillView:
-    """The latest drill (answered: its feedback shows), or a newly dealt one.
+    """The latest drill if it was dealt under these rules (answered: its feedback shows),
+    else one newly dealt under them.
 
     A drill dealt under rules the engine no longer accepts (after an engine change) cannot
     be shown or graded: a new hand is dealt instead, and an answered one stays in the
     player's history (its grade was recorded when it was answered).
     """
     latest = selectors.latest_drill(owner)
-    if latest is not None and services.situation_or_none(latest) is not None:
-        return DrillView.of(latest)
+    if latest is not None:
+        situation = services.situation_or_none(latest)
+        if situation is not None and situation.rules == rules:
+            return DrillView.of(latest)
     return DrillView.of(services.drill_issue(owner=owner, rules=rules, mode=mode))
 
 

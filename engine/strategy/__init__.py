@@ -1,8 +1,8 @@
 """The exact strategy analysis of any `Rules`: the hard-tier chart, EVs and the edge.
 
 ``strategy_for(rules)`` runs the combinatorial analysis (about a second) once per rules
-value — per process, and across processes through an on-disk store — and keeps its
-results: the chart every drill is graded against, the EV
+value — per process, and across processes through a store (a folder by default, see
+`engine.strategy.store`) — and keeps its results: the chart every drill is graded against, the EV
 of every action for every two-card hand against every up card, and the expected return of
 playing the chart (and of composition-dependent optimal play) off the top of a full shoe.
 
@@ -38,6 +38,7 @@ __all__ = [
     "ROWS",
     "UP_CARDS",
     "ActionEVs",
+    "AnalysisPending",
     "Chart",
     "Strategy",
     "chart_csv",
@@ -49,6 +50,15 @@ __all__ = [
 
 #: Chart columns, as the chart and the command line write up cards.
 UP_CARDS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
+
+
+class AnalysisPending(EngineError):
+    """The analysis of these rules is not stored, and this process may not compute it
+    (a web server leaves that to a background job)."""
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(f"the strategy of {rules.label} has not been worked out yet")
+        self.rules = rules
 
 
 @dataclass(frozen=True)
@@ -148,8 +158,9 @@ def compute_strategy(rules: Rules) -> Strategy:
 
 @lru_cache(maxsize=32)  # bounded: players may analyse rules of their own
 def strategy_for(rules: Rules) -> Strategy:
-    """The analysis of ``rules``: kept in this process, read from the on-disk store if any
-    process has computed it, else computed now (and stored)."""
+    """The analysis of ``rules``: kept in this process, read from the store if any process
+    has computed it, else computed now and stored — or, where the process may not compute
+    it (see `engine.strategy.store.use_store`), `AnalysisPending`."""
     from engine.strategy.store import load_strategy  # the store builds on this module
 
     return load_strategy(rules)

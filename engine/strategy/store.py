@@ -1,5 +1,11 @@
-"""Analyses kept on disk, keyed by a hash of the rules, so that no process — a web worker,
-the command line — waits for an analysis another one has already computed."""
+"""Where analyses are kept between processes, keyed by what the strategy depends on.
+
+An analysis is computed once for a key and then read back by every process that asks:
+from a folder of files by default (the command line), or from whatever store a host
+installs with `use_store` (the web app keeps them in its database, so that every app
+server sees them). A store only gets and puts bytes by key; this module decides the key
+and the bytes.
+"""
 
 from __future__ import annotations
 
@@ -7,36 +13,100 @@ import hashlib
 import json
 import os
 import tempfile
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engine.rules import Rules
-from engine.strategy import ActionEVs, Strategy, compute_strategy
+from engine.strategy import ActionEVs, AnalysisPending, Strategy, compute_strategy
 
 __all__ = [
     "ANALYSIS_VERSION",
+    "KEY_FIELDS",
+    "NOT_IN_KEY",
+    "DirectoryStore",
+    "StrategyStore",
+    "analyse_and_store",
+    "decode",
     "default_directory",
+    "encode",
     "load_strategy",
     "rules_key",
+    "store_used",
     "use_directory",
+    "use_store",
 ]
 
 #: Bump when the analysis changes what it computes, so that stored results are redone.
-ANALYSIS_VERSION = 3
+ANALYSIS_VERSION = 4
+
+#: The rule fields a player's best decisions, their EVs or the edge depend on.
+KEY_FIELDS: tuple[str, ...] = (
+    "decks",
+    "dealer_hits_soft_17",
+    "dealer_peeks",
+    "original_bets_only",
+    "blackjack_pays",  # the edge values the player's naturals
+    "double_on",
+    "double_after_split",
+    "max_hands",
+    "resplit_aces",
+    "hit_split_aces",
+    "surrender",
+    "surrender_vs_ace_or_ten",
+)
+
+#: The other rule fields, and why the analysis does not depend on them.
+NOT_IN_KEY: dict[str, str] = {
+    "name": "a label",
+    "version": "a label",
+    "penetration": "the analysis deals off the top of a full shoe",
+    "burn": "the analysis deals off the top of a full shoe",
+    "insurance": "a side decision the strategy always declines; never analysed",
+    "insurance_pays": "insurance is never analysed",
+    "short_balance_fallback": "only without the chips to double or split; the analysis "
+    "assumes a player who has them",
+    "max_seats": "other seats do not change one hand's odds off the top",
+    "seats_per_account": "other seats do not change one hand's odds off the top",
+    "bet_behind": "a bet on someone else's hand, settled apart",
+    "pair_bet": "a side bet settled on the first two cards, apart from the hand",
+    "perfect_pair_pays": "a side bet's payout",
+    "coloured_pair_pays": "a side bet's payout",
+    "mixed_pair_pays": "a side bet's payout",
+}
+
 _FIELDS = ("stand", "hit", "double", "split", "surrender")
 
 
 def rules_key(rules: Rules) -> str:
-    """A stable hash of every rule field and of the analysis version."""
-    text = json.dumps({"analysis": ANALYSIS_VERSION, "rules": rules.to_json()}, sort_keys=True)
+    """A stable hash of the fields the analysis depends on, and of the analysis version:
+    two rules that differ only in a name or a side bet share one analysis.
+
+    >>> from engine.rules import EUROPEAN
+    >>> rules_key(EUROPEAN) == rules_key(EUROPEAN.replace(name="house", pair_bet=True))
+    True
+    """
+    values = rules.to_json()
+    wanted = {field: values[field] for field in KEY_FIELDS}
+    text = json.dumps({"analysis": ANALYSIS_VERSION, "rules": wanted}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class StrategyStore(Protocol):
+    """Keeps encoded analyses by key; a miss is None. Both may be called from any thread."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, payload: bytes) -> None: ...
 
 
 _configured: Path | None = None
 
 
 def use_directory(directory: Path | None) -> None:
-    """Keep analyses in ``directory`` from now on (the web app sets it from its settings)."""
+    """Keep analyses in ``directory`` from now on (for the folder store)."""
     global _configured
     _configured = directory
 
@@ -53,27 +123,85 @@ def default_directory() -> Path:
     return Path(base) / "blackjack-trainer" / "strategy"
 
 
-def load_strategy(rules: Rules, directory: Path | None = None) -> Strategy:
-    """The analysis of ``rules`` from disk, else computed now and written there."""
-    directory = directory or default_directory()
-    path = directory / f"{rules_key(rules)}.json"
+class DirectoryStore:
+    """One file per key in a folder (`default_directory` unless given one): the command
+    line's store, shared by the processes of one machine."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory
+
+    def _path(self, key: str) -> Path:
+        return (self.directory or default_directory()) / f"{key}.json.z"
+
+    def get(self, key: str) -> bytes | None:
+        try:
+            return self._path(key).read_bytes()
+        except OSError:
+            return None
+
+    def put(self, key: str, payload: bytes) -> None:
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as out:
+                out.write(payload)
+            os.replace(out.name, path)  # atomic: readers never see half a file
+        except OSError:
+            pass  # a read-only disk only costs the next process a recomputation
+
+
+def _always(rules: Rules) -> bool:
+    return True
+
+
+_store: StrategyStore = DirectoryStore()
+_compute_inline: Callable[[Rules], bool] = _always
+
+
+def use_store(store: StrategyStore, *, compute_inline: Callable[[Rules], bool] = _always) -> None:
+    """Keep analyses in ``store`` from now on; ``compute_inline(rules)`` says whether a
+    missing analysis may be computed by whoever asks for it (else `AnalysisPending`)."""
+    global _store, _compute_inline
+    _store, _compute_inline = store, compute_inline
+
+
+@contextmanager
+def store_used(
+    store: StrategyStore, *, compute_inline: Callable[[Rules], bool] = _always
+) -> Iterator[StrategyStore]:
+    """`use_store` for a while, then the store used before (for tests)."""
+    previous = _store, _compute_inline
+    use_store(store, compute_inline=compute_inline)
     try:
-        return _from_json(rules, json.loads(path.read_text()))
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+        yield store
+    finally:
+        use_store(previous[0], compute_inline=previous[1])
+
+
+def load_strategy(rules: Rules) -> Strategy:
+    """The analysis of ``rules`` from the store; else computed now and stored, where this
+    process may compute it (see `use_store`)."""
+    payload = _store.get(rules_key(rules))
+    if payload is not None:
+        try:
+            return decode(rules, payload)
+        except (ValueError, KeyError, TypeError, zlib.error):
+            pass  # unreadable: computed again below, and replaced
+    if not _compute_inline(rules):
+        raise AnalysisPending(rules)
+    return analyse_and_store(rules)
+
+
+def analyse_and_store(rules: Rules) -> Strategy:
+    """Compute the analysis of ``rules`` now and put it in the store."""
     strategy = compute_strategy(rules)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp") as out:
-            json.dump(_to_json(strategy), out)
-        os.replace(out.name, path)  # atomic: readers never see half a file
-    except OSError:
-        pass  # a read-only disk only costs the next process a recomputation
+    _store.put(rules_key(rules), encode(strategy))
     return strategy
 
 
-def _to_json(strategy: Strategy) -> dict[str, Any]:
-    return {
+def encode(strategy: Strategy) -> bytes:
+    """An analysis as compressed JSON (about a megabyte of JSON, a third of it stored)."""
+    data = {
         "chart": strategy.chart,
         "evs": [
             [*key, *(getattr(evs, name) for name in _FIELDS)] for key, evs in strategy.evs.items()
@@ -85,9 +213,12 @@ def _to_json(strategy: Strategy) -> dict[str, Any]:
         "expected_return": strategy.expected_return,
         "cd_expected_return": strategy.cd_expected_return,
     }
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode())
 
 
-def _from_json(rules: Rules, data: dict[str, Any]) -> Strategy:
+def decode(rules: Rules, payload: bytes) -> Strategy:
+    """The inverse of `encode`, as the analysis of ``rules``."""
+    data: dict[str, Any] = json.loads(zlib.decompress(payload))
     return Strategy(
         rules=rules,
         chart={row: dict(cells) for row, cells in data["chart"].items()},

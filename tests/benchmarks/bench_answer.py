@@ -18,11 +18,19 @@ against the same server, so that on a shared machine each ratio compares two pha
 measured seconds apart. After each answer phase the database is asked how many drills
 were answered: a refused answer is a 200 to htmx too, so the run fails unless every
 completed request recorded its answer.
+
+``--analyses S`` (default 30; 0 skips it) then measures isolation: another player's
+answer p99 at ``--player-connections`` (default 4) alone for S seconds, then for S seconds
+while 8 guests each ask for the analysis of new, distinct custom rules every second (the
+hourly allowance raised so that the analyses really run). Target: p99 under 100 ms with
+the guests.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.cookiejar
+import itertools
 import os
 import re
 import secrets
@@ -30,13 +38,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
-PORT = 8765
+PORT = int(os.environ.get("BENCH_PORT", "8765"))
 LUA = """
 local counter = 0
 local first = tonumber(os.getenv("FIRST_DRILL"))
@@ -70,6 +80,8 @@ def main() -> None:
     parser.add_argument(
         "--account", action="store_true", help="answer as a logged-in account, not a guest"
     )
+    parser.add_argument("--analyses", type=int, default=30, help="isolation phase seconds")
+    parser.add_argument("--player-connections", type=int, default=4)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
     env = {
@@ -82,6 +94,8 @@ def main() -> None:
         "DJANGO_SESSION_COOKIE_SECURE": "0",
         "DJANGO_CSRF_COOKIE_SECURE": "0",
         "DJANGO_LOG_LEVEL": "WARNING",
+        # The isolation phase needs its analyses to run, not to be refused.
+        "BLACKJACK_ANALYSES_PER_HOUR": "1000000",
     }
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -90,7 +104,7 @@ def main() -> None:
     )
     subprocess.run([python, "manage.py", "analyse_presets"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)  # fmt: skip
-    needed = 4000 * (args.seconds * args.repeat + args.warmup)
+    needed = 4000 * (args.seconds * args.repeat + args.warmup) + 2000 * 2 * args.analyses
     sessions = work / "sessions.txt"
     setup = subprocess.run(
         [python, "-c", _SETUP.format(count=needed, account=args.account, sessions=str(sessions))],
@@ -134,6 +148,12 @@ def main() -> None:
             if phase:
                 results.append((health, answer))
                 _report(health, answer)
+        if args.analyses:
+            player = {**env, "SESSION_COOKIE": session, "CSRF": csrf, "FIRST_DRILL": str(last + 1)}
+            wrk = ["wrk", "-t2", f"-c{args.player_connections}", f"-d{args.analyses}s", "--latency"]
+            _isolation_phase(wrk + ["-s", str(lua), base], player, base)
+            time.sleep(args.analyses / 3)  # the last jobs finish (they outlive the phase)
+            print(_analysed(python, env), flush=True)
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -148,6 +168,65 @@ def main() -> None:
             f"(median {statistics.median(rates):,.0f}), "
             f"answer p99 {p99s[0]:.1f}–{p99s[-1]:.1f} ms (median {statistics.median(p99s):.1f})"
         )
+
+
+def _isolation_phase(wrk: list[str], env: dict[str, str], base: str) -> None:
+    """A player's answers alone, then while 8 guests ask for new custom analyses."""
+    alone = _run(wrk, env)
+    env = {**env, "FIRST_DRILL": str(_answered(sys.executable, env)[1] + 1)}
+    stop = threading.Event()
+    asked: list[int] = []
+    guests = [
+        threading.Thread(target=_guest_asking, args=(base, number, stop, asked))
+        for number in range(8)
+    ]
+    for guest in guests:
+        guest.start()
+    try:
+        loaded = _run(wrk, env)
+    finally:
+        stop.set()
+        for guest in guests:
+            guest.join()
+    print(f"answer p99 alone          {alone.p99:.1f} ms  ({alone.rate:,.0f} req/s)")
+    print(
+        f"answer p99 with 8 guests  {loaded.p99:.1f} ms  ({loaded.rate:,.0f} req/s, "
+        f"errors: {loaded.errors}); the guests asked for {sum(asked)} new analyses"
+    )
+    print(f"ratio {loaded.p99 / alone.p99:.2f}; target: p99 with the guests < 100 ms", flush=True)
+
+
+def _guest_asking(base: str, number: int, stop: threading.Event, asked: list[int]) -> None:
+    """A guest who asks for the analysis of new rules every second, as long as it runs."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(f"{base}/drill/", timeout=30).read()  # a session and a CSRF cookie
+    csrf = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
+    # Distinct rules for every guest and every request: never an analysis done before.
+    variants = itertools.product(
+        range(1, 9), ("true", "false"), ("true", "false"), ("any_two", "9-11", "10-11"),
+        range(1, 5), ("none", "late"),
+    )  # fmt: skip
+    count = 0
+    for index, (decks, soft17, das, double_on, hands, surrender) in enumerate(variants):
+        if stop.is_set():
+            break
+        if index % 8 != number:
+            continue
+        custom = (
+            f"decks={decks}, dealer_hits_soft_17={soft17}, double_after_split={das}, "
+            f"double_on={double_on}, max_hands={hands}, surrender={surrender}"
+        )
+        body = urllib.parse.urlencode(
+            {"rules_name": "european", "custom_rules": custom, "mode": "all"}
+        ).encode()
+        request = urllib.request.Request(
+            f"{base}/drill/settings/", data=body, headers={"X-CSRFToken": csrf}
+        )
+        opener.open(request, timeout=30).read()  # and the drill page it leads to
+        count += 1
+        stop.wait(1)
+    asked.append(count)
 
 
 def _report(health: Result, answer: Result) -> None:
@@ -231,6 +310,25 @@ def _answered(python: str, env: dict[str, str]) -> tuple[int, int]:
     ).stdout  # fmt: skip
     count, last = out.split()
     return int(count), int(last)
+
+
+_ANALYSED = """
+import django
+django.setup()
+from trainer.models import AnalysisJob, StoredAnalysis
+stored = StoredAnalysis.objects.filter(preset=False).count()
+failed = AnalysisJob.objects.filter(failed_at__isnull=False).count()
+print(f"custom analyses stored: {stored}, failed: {failed}")
+"""
+
+
+def _analysed(python: str, env: dict[str, str]) -> str:
+    """How many custom analyses the background jobs stored, and how many failed."""
+    return subprocess.run(
+        [python, "-c", _ANALYSED],
+        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
+        check=False, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
 
 
 def _wait_until_up() -> None:

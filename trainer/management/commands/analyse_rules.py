@@ -1,0 +1,29 @@
+"""``manage.py analyse_rules KEY``: the background job that analyses a player's rules.
+
+Started by `trainer.analyses.launch` at the lowest CPU priority, never by hand: the rules
+come from the job's row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from trainer.analyses import analysis_run
+from trainer.budget import limit_resources
+
+
+class Command(BaseCommand):
+    help = "Compute and store the strategy analysis of a started job, within its budget."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("key", help="the job's key (engine.strategy.store.rules_key)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        limit_resources(
+            cpu_seconds=settings.BLACKJACK_ANALYSIS_CPU_SECONDS,
+            memory_mb=settings.BLACKJACK_ANALYSIS_MEMORY_MB,
+        )
+        analysis_run(options["key"])
