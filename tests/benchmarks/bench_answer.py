@@ -17,6 +17,11 @@ against the same server, so that on a shared machine each ratio compares two pha
 measured seconds apart. After each answer phase the database is asked how many drills
 were answered: a refused answer is a 200 to htmx too, so the run fails unless every
 completed request recorded its answer.
+
+``--versus-sqlite`` (with ``--database-url`` naming PostgreSQL) measures a throwaway SQLite
+database first and then PostgreSQL, one after the other in the same run, and prints both
+answer rates and PostgreSQL's share of SQLite's (target: at least 0.8). ``--port`` picks
+the server's port (default 8765).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
-PORT = 8765
+PORT = 8765  # --port changes it
 LUA = """
 local counter = 0
 local first = tonumber(os.getenv("FIRST_DRILL"))
@@ -65,11 +70,42 @@ def main() -> None:
     parser.add_argument(
         "--account", action="store_true", help="answer as a logged-in account, not a guest"
     )
+    parser.add_argument("--port", type=int, default=PORT)
+    parser.add_argument(
+        "--versus-sqlite",
+        action="store_true",
+        help="measure SQLite, then --database-url (PostgreSQL), in one run",
+    )
     args = parser.parse_args()
+    _set_port(args.port)
+    if not args.versus_sqlite:
+        _bench(args, args.database_url)
+        return
+    if not args.database_url:
+        parser.error("--versus-sqlite compares SQLite with --database-url: give one")
+    print("== SQLite", flush=True)
+    sqlite = _bench(args, None)
+    print(f"== {args.database_url.split('://')[0]}", flush=True)
+    other = _bench(args, args.database_url)
+    sqlite_rate = statistics.median(answer.rate for _, answer in sqlite)
+    other_rate = statistics.median(answer.rate for _, answer in other)
+    print(
+        f"answer: SQLite {sqlite_rate:,.0f} req/s, PostgreSQL {other_rate:,.0f} req/s "
+        f"(medians); PostgreSQL / SQLite = {other_rate / sqlite_rate:.2f} (target ≥ 0.8)"
+    )
+
+
+def _set_port(port: int) -> None:
+    global PORT
+    PORT = port
+
+
+def _bench(args: argparse.Namespace, database_url: str | None) -> list[tuple[Result, Result]]:
+    """Start gunicorn on ``database_url`` (None: a throwaway SQLite file) and measure it."""
     work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
     env = {
         **os.environ,
-        "DATABASE_URL": args.database_url or f"sqlite:///{work / 'db.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite:///{work / 'db.sqlite3'}",
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -136,6 +172,7 @@ def main() -> None:
             f"(median {statistics.median(rates):,.0f}), "
             f"answer p99 {p99s[0]:.1f}–{p99s[-1]:.1f} ms (median {statistics.median(p99s):.1f})"
         )
+    return results
 
 
 def _report(health: Result, answer: Result) -> None:
