@@ -6,6 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -34,7 +35,15 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
-    """For load balancers (and the benchmarks' baseline): the app answers."""
+    """For load balancers (and the benchmarks' baseline): the app and its database answer.
+
+    Served over plain HTTP too (``SECURE_REDIRECT_EXEMPT``): probes rarely speak TLS.
+    """
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return HttpResponse("database unavailable", content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
 
 

@@ -46,6 +46,7 @@ def test_an_htmx_fragment_carries_the_same_policy(client: Client) -> None:
     assert _policy(response.headers["Content-Security-Policy"]) == STRICT
 
 
+@pytest.mark.django_db
 def test_the_health_check_carries_the_policy_too(client: Client) -> None:
     response = client.get(reverse("trainer:health"))
 
