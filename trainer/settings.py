@@ -113,10 +113,25 @@ DATABASES = {
     ),
 }
 # Reusing connections: on PostgreSQL a 5-10x throughput difference; on SQLite it saves
-# opening the file and setting it up again for every request.
-DATABASES["default"]["CONN_MAX_AGE"] = env_int("DJANGO_CONN_MAX_AGE", 60)
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# opening the file and setting it up again for every request. PostgreSQL's come from
+# psycopg's pool (Django's built-in), which keeps them itself: Django then must not
+# (CONN_MAX_AGE 0). The pool discards a connection that comes back broken, so none is
+# checked before use, which would cost a round trip on every request; after a database
+# restart each stale connection fails one request. DJANGO_DB_POOL=0 goes back to
+# persistent connections, each checked at the start of a request.
+_POSTGRESQL = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+_POOLED = _POSTGRESQL and env_bool("DJANGO_DB_POOL", True)
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("DJANGO_CONN_MAX_AGE", 0 if _POOLED else 60)
+if _POSTGRESQL:
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DJANGO_CONN_HEALTH_CHECKS", not _POOLED)
+if _POOLED:
+    # Each of a gunicorn worker's threads (4, trainer/gunicorn.conf.py) holds at most one
+    # connection at a time: with that many kept open, no request waits for one.
+    _pool_size = env_int("DJANGO_DB_POOL_SIZE", 4)
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": _pool_size,
+        "max_size": _pool_size,
+    }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets readers run beside the one writer, and synchronous=NORMAL syncs the log

@@ -27,3 +27,8 @@ WHITENOISE_AUTOREFRESH = True
 
 # Browser tests deal practice rounds from stacked shoes.
 PRACTICE_STACKED_SHOES = True
+
+# Race tests start dozens of threads that each hold a PostgreSQL connection at once; the
+# production pool, sized for gunicorn's threads, would keep all but a few of them waiting.
+if "pool" in DATABASES["default"].get("OPTIONS", {}):  # noqa: F405
+    DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": 60}  # noqa: F405
