@@ -167,6 +167,11 @@ CACHES = {
 
 # Game state lives in the database, so sessions do too (never in a signed cookie).
 SESSION_ENGINE = "trainer.sessions"
+#: Days after which `manage.py expire_guests` deletes an idle guest's session, drills and
+#: practice tables.
+GUEST_RETENTION_DAYS = env_int("DJANGO_GUEST_RETENTION_DAYS", 30)
+if GUEST_RETENTION_DAYS < 1:
+    raise ImproperlyConfigured("DJANGO_GUEST_RETENTION_DAYS must be at least 1.")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
