@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from unittest import mock
+
+from django.db import connections
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES = "postgres://app:app@db.example:5432/app"
@@ -71,3 +76,16 @@ def test_sqlite_keeps_its_persistent_connection() -> None:
 
     assert database["CONN_MAX_AGE"] == 60
     assert "pool" not in database["OPTIONS"]  # type: ignore[operator]
+
+
+def test_a_gunicorn_worker_closes_the_connection_pool_as_it_exits() -> None:
+    # Left to the interpreter's exit, the pool's threads each took 5 s to give up: a
+    # worker took 21 s to stop instead of 1 (measured with gunicorn on PostgreSQL).
+    hooks = runpy.run_path(str(ROOT / "trainer" / "gunicorn.conf.py"))
+    closed: list[str] = []
+    postgresql = SimpleNamespace(close_pool=lambda: closed.append("postgresql"))
+    sqlite = SimpleNamespace()  # no pool to close
+    with mock.patch.object(connections, "all", return_value=[postgresql, sqlite]):
+        hooks["worker_exit"](server=None, worker=None)
+
+    assert closed == ["postgresql"]
