@@ -25,7 +25,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_drill_practice_progress_and_chart_break_no_rule_of_the_policy(
+def test_drill_practice_progress_chart_and_account_pages_break_no_rule_of_the_policy(
     page: Page, live_server: LiveServer
 ) -> None:
     console: list[str] = []
@@ -81,7 +81,14 @@ def test_drill_practice_progress_and_chart_break_no_rule_of_the_policy(
     page.screenshot(path=SCREENSHOTS / "csp-practice-log.png", full_page=True)
     collect()
 
-    for url in ("/progress/", "/chart/", "/chart/deluxe/", "/"):
+    for url in (
+        "/progress/",
+        "/chart/",
+        "/chart/deluxe/",
+        "/",
+        "/accounts/login/",
+        "/accounts/signup/",
+    ):
         visit(url)
         collect()
 
