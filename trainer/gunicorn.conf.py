@@ -17,3 +17,13 @@ import os
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
 worker_class = "gthread"
 threads = 4
+
+
+def worker_exit(server: object, worker: object) -> None:
+    """Close the PostgreSQL connection pool before the worker exits: left open, its threads
+    each take 5 s to give up at interpreter exit, and a restart waits 20 s per worker."""
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        if hasattr(connection, "close_pool"):
+            connection.close_pool()

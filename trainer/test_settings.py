@@ -32,3 +32,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": str(Path(tempfile.gettempdir()) / f"trainer-test-{os.getpid()}.sqlite3")
     }
+
+# Race tests start dozens of threads that each hold a PostgreSQL connection at once; the
+# production pool, sized for gunicorn's threads, would keep all but a few of them waiting.
+if "pool" in DATABASES["default"].get("OPTIONS", {}):  # noqa: F405
+    DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": 60}  # noqa: F405

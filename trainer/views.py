@@ -4,6 +4,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -38,7 +39,15 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
-    """For load balancers (and the benchmarks' baseline): the app answers."""
+    """For load balancers (and the benchmarks' baseline): the app and its database answer.
+
+    Served over plain HTTP too (``SECURE_REDIRECT_EXEMPT``): probes rarely speak TLS.
+    """
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return HttpResponse("database unavailable", content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
 
 

@@ -24,6 +24,11 @@ answer p99 at ``--player-connections`` (default 4) alone for S seconds, then for
 while 8 guests each ask for the analysis of new, distinct custom rules every second (the
 hourly allowance raised so that the analyses really run). Target: p99 under 100 ms with
 the guests.
+
+``--versus-sqlite`` (with ``--database-url`` naming PostgreSQL) measures a throwaway SQLite
+database and then PostgreSQL, one after the other in the same run, ``--repeat`` times
+over, and prints both answer rates and PostgreSQL's share of SQLite's each time (target:
+at least 0.8). ``--port`` picks the server's port (default 8765).
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
-PORT = int(os.environ.get("BENCH_PORT", "8765"))
+PORT = 8765  # --port changes it
 LUA = """
 local counter = 0
 local first = tonumber(os.getenv("FIRST_DRILL"))
@@ -82,11 +87,53 @@ def main() -> None:
     )
     parser.add_argument("--analyses", type=int, default=30, help="isolation phase seconds")
     parser.add_argument("--player-connections", type=int, default=4)
+    parser.add_argument("--port", type=int, default=PORT)
+    parser.add_argument(
+        "--versus-sqlite",
+        action="store_true",
+        help="measure SQLite, then --database-url (PostgreSQL), in one run",
+    )
     args = parser.parse_args()
+    _set_port(args.port)
+    if not args.versus_sqlite:
+        _bench(args, args.database_url)
+        return
+    if not args.database_url:
+        parser.error("--versus-sqlite compares SQLite with --database-url: give one")
+    # On a shared machine the load drifts: alternate the two, a whole run each, and compare
+    # each PostgreSQL run with the SQLite run just before it.
+    once = argparse.Namespace(**{**vars(args), "repeat": 1})
+    ratios = []
+    for turn in range(1, args.repeat + 1):
+        print(f"== {turn}/{args.repeat}: SQLite", flush=True)
+        (_, sqlite), *_ = _bench(once, None)
+        print(f"== {turn}/{args.repeat}: PostgreSQL", flush=True)
+        (_, postgresql), *_ = _bench(once, args.database_url)
+        ratios.append(postgresql.rate / sqlite.rate)
+        print(
+            f"answer: SQLite {sqlite.rate:,.0f} req/s (p99 {sqlite.p99:.1f} ms), "
+            f"PostgreSQL {postgresql.rate:,.0f} req/s (p99 {postgresql.p99:.1f} ms): "
+            f"PostgreSQL / SQLite = {ratios[-1]:.2f}",
+            flush=True,
+        )
+    ratios.sort()
+    print(
+        f"PostgreSQL / SQLite over {len(ratios)} alternations: {ratios[0]:.2f}–{ratios[-1]:.2f} "
+        f"(median {statistics.median(ratios):.2f}; target ≥ 0.8)"
+    )
+
+
+def _set_port(port: int) -> None:
+    global PORT
+    PORT = port
+
+
+def _bench(args: argparse.Namespace, database_url: str | None) -> list[tuple[Result, Result]]:
+    """Start gunicorn on ``database_url`` (None: a throwaway SQLite file) and measure it."""
     work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
     env = {
         **os.environ,
-        "DATABASE_URL": args.database_url or f"sqlite:///{work / 'db.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite:///{work / 'db.sqlite3'}",
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -168,6 +215,7 @@ def main() -> None:
             f"(median {statistics.median(rates):,.0f}), "
             f"answer p99 {p99s[0]:.1f}–{p99s[-1]:.1f} ms (median {statistics.median(p99s):.1f})"
         )
+    return results
 
 
 def _isolation_phase(wrk: list[str], env: dict[str, str], base: str) -> None:

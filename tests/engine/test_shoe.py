@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 
@@ -65,3 +66,72 @@ def test_the_shoe_round_trips_through_json():
 def test_a_broken_shoe_state_is_refused(broken):
     with pytest.raises(StateError):
         Shoe.from_json(broken)
+
+
+# The shuffle's fairness. Each of a small shoe's cards should land in each position equally
+# often. Pearson's statistic over the card-by-position counts of N shuffles of n cards, times
+# (n - 1) / n, follows the chi-square law with (n - 1)^2 degrees of freedom when the
+# shuffle is uniform: each shuffle adds a permutation matrix, whose cells' covariance is
+# (I - J/n) ⊗ (I - J/n) / (n - 1), a projection of rank (n - 1)^2 scaled by 1 / (n - 1),
+# where a multinomial table's would be scaled by 1 / n.
+FAIR_CARDS = 5
+FAIR_SHUFFLES = 150_000  # about a second
+# A fair shuffle fails once in a million runs; the biased one below scores about N.
+FAIR_SIGNIFICANCE = 1e-6
+
+
+def _positions_after_shuffles(count: int) -> list[list[int]]:
+    """How often each card ends in each position, over ``count`` shuffles of a fresh shoe
+    through the production path: `Shoe` with its default RNG, `secrets.SystemRandom`."""
+    positions = [[0] * FAIR_CARDS for _ in range(FAIR_CARDS)]
+    for _ in range(count):
+        shoe = Shoe(list(range(FAIR_CARDS)), cut=0, needs_shuffle=True)
+        shoe.prepare_round(EUROPEAN)  # European burns nothing: the order is the shuffle's
+        for position, card in enumerate(shoe.cards):
+            positions[card][position] += 1
+    return positions
+
+
+def _chi_square_p_value(positions: list[list[int]]) -> float:
+    """The chance that a uniform shuffle gives counts at least this far from even."""
+    cells = len(positions)
+    expected = sum(positions[0]) / cells
+    pearson = sum((seen - expected) ** 2 / expected for row in positions for seen in row)
+    return _chi_square_survival(pearson * (cells - 1) / cells, (cells - 1) ** 2)
+
+
+def _chi_square_survival(statistic: float, degrees: int) -> float:
+    """P(X > statistic) for X chi-square distributed with an even number of degrees of
+    freedom 2k: exp(-x/2) · Σ_{i<k} (x/2)^i / i!  (Abramowitz & Stegun 26.4.21)."""
+    half = statistic / 2
+    term, total = 1.0, 0.0
+    for i in range(degrees // 2):
+        if i:
+            term *= half / i
+        total += term
+    return math.exp(-half) * total
+
+
+def test_the_chi_square_survival_matches_published_critical_values() -> None:
+    # NIST/SEMATECH e-Handbook of Statistical Methods, table 1.3.6.7.4 (upper critical
+    # values of the chi-square distribution), 16 degrees of freedom.
+    for critical, p in ((23.542, 0.10), (26.296, 0.05), (32.000, 0.01), (39.252, 0.001)):
+        assert _chi_square_survival(critical, 16) == pytest.approx(p, rel=1e-3)
+
+
+def test_the_production_shuffle_puts_every_card_in_every_position_alike() -> None:
+    assert _chi_square_p_value(_positions_after_shuffles(FAIR_SHUFFLES)) > FAIR_SIGNIFICANCE
+
+
+def test_the_fairness_test_catches_the_off_by_one_fisher_yates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def off_by_one(cards: list[int], rng: random.Random) -> None:
+        # The classic slip: the card for position i is drawn from [0, i), never itself.
+        for i in range(len(cards) - 1, 0, -1):
+            j = rng.randrange(i)
+            cards[i], cards[j] = cards[j], cards[i]
+
+    monkeypatch.setattr("engine.shoe._shuffle", off_by_one)
+
+    assert _chi_square_p_value(_positions_after_shuffles(FAIR_SHUFFLES)) < FAIR_SIGNIFICANCE

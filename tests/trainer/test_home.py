@@ -76,6 +76,7 @@ def test_left_to_right_languages_stay_left_to_right(client: Client, code: str) -
     assertContains(response, f'<html lang="{code}" dir="ltr">')
 
 
+@pytest.mark.django_db
 def test_the_health_check_answers_ok(client: Client) -> None:
     response = client.get("/healthz")
     assert (response.status_code, response.content) == (200, b"ok")
