@@ -196,7 +196,13 @@ def _bench(args: argparse.Namespace, database_url: str | None) -> list[tuple[Res
                 results.append((health, answer))
                 _report(health, answer)
         if args.analyses:
-            player = {**env, "SESSION_COOKIE": session, "CSRF": csrf, "FIRST_DRILL": str(last + 1)}
+            player = {
+                **env,
+                "SESSIONS": str(sessions),
+                "BASE_DRILL": first,
+                "CSRF": csrf,
+                "FIRST_DRILL": str(last + 1),
+            }
             wrk = ["wrk", "-t2", f"-c{args.player_connections}", f"-d{args.analyses}s", "--latency"]
             _isolation_phase(wrk + ["-s", str(lua), base], player, base)
             time.sleep(args.analyses / 3)  # the last jobs finish (they outlive the phase)

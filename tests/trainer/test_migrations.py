@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 BEFORE = [("trainer", "0005_cache_table")]
-AFTER = [("trainer", "0006_races_one_table_one_drill_take_backs")]
+AFTER = [("trainer", "0006_one_table_one_drill_take_backs")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("trainer", "0005_cache_table"),
+        ("trainer", "0006_one_table_one_drill_take_backs"),
     ]
 
     operations = [
