@@ -584,13 +584,16 @@ def bot_decisions(session: list[tuple[list[Event], dict[int, int]]], tier: str) 
 @pytest.mark.parametrize(
     ("tier", "chart"),
     [
-        pytest.param("hard", strategy_for(EUROPEAN).chart, id="hard-exact-chart"),
+        # The hard tier's chart is looked up in the test, not at collection, when no
+        # strategy store has been chosen for the test yet.
+        pytest.param("hard", None, id="hard-exact-chart"),
         pytest.param("normal", NORMAL_CHART, id="normal-chart"),
     ],
 )
 def test_a_chart_bot_at_the_table_plays_its_chart_at_every_decision(
     tier_session: list[tuple[list[Event], dict[int, int]]], tier: str, chart: Any
 ) -> None:
+    chart = chart or strategy_for(EUROPEAN).chart
     wrong = []
     played: set[str] = set()
     #: Cells whose code fell back: a double on two cards the balance could not cover,
