@@ -25,9 +25,11 @@ RECENT = NOW - timedelta(days=5)
 
 
 def _drill(*, when: datetime, answered: bool = False, **owner: object) -> Drill:
+    # Created answered when it is to be (a player has one unanswered drill at most).
     drill = Drill.objects.create(
-        **owner, rules_name="european", rules_version="1.0.0", cards="10s 6h", up="10d"
-    )
+        **owner, rules_name="european", rules_version="1.0.0", cards="10s 6h", up="10d",
+        answered_at=when if answered else None,
+    )  # fmt: skip
     Drill.objects.filter(pk=drill.pk).update(
         issued_at=when - timedelta(minutes=1) if answered else when,
         answered_at=when if answered else None,

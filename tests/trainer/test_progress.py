@@ -15,6 +15,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from engine.rules import DELUXE, EUROPEAN, Rules
 from engine.strategy import strategy_for
+from trainer import analyses
 from trainer.models import Drill
 from trainer.progress import Progress
 
@@ -195,6 +196,7 @@ def test_an_unknown_rules_set_shows_the_most_trained(client: Client, ann: User) 
 
 def test_a_custom_rules_set_is_its_own_choice_with_its_own_chart(client: Client, ann: User) -> None:
     custom = EUROPEAN.with_overrides({"dealer_hits_soft_17": "true"})
+    analyses.analysis_start(rules=custom, visitor="ann")  # worked out at once in tests
     answered(ann, "soft 18", "2", right=True, rules=custom)
     answered(ann, "hard 16", "10", right=False)
     progress = client.get(URL, {"rules": "european-custom"}).context["progress"]
