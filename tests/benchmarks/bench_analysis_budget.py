@@ -19,44 +19,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: Every costly field at its limit (all but the deck count).
+EVERYTHING_ON: dict[str, object] = {
+    "max_hands": 4,
+    "resplit_aces": True,
+    "hit_split_aces": True,
+    "dealer_hits_soft_17": True,
+    "surrender": "late",
+}
+
 #: name → overrides of a preset; the worst cases push every costly field to its limit.
 RULE_SETS: dict[str, tuple[str, dict[str, object]]] = {
     "european": ("european", {}),
     "deluxe": ("deluxe", {}),
     "american": ("american", {}),
-    "1 deck, everything on": (
-        "american",
-        {
-            "decks": 1,
-            "max_hands": 4,
-            "resplit_aces": True,
-            "hit_split_aces": True,
-            "dealer_hits_soft_17": True,
-            "surrender": "late",
-        },
-    ),
-    "8 decks, everything on": (
-        "american",
-        {
-            "decks": 8,
-            "max_hands": 4,
-            "resplit_aces": True,
-            "hit_split_aces": True,
-            "dealer_hits_soft_17": True,
-            "surrender": "late",
-        },
-    ),
+    "1 deck, everything on": ("american", {"decks": 1, **EVERYTHING_ON}),
+    "8 decks, everything on": ("american", {"decks": 8, **EVERYTHING_ON}),
     "1 deck, no peek, original bets only": (
         "european",
-        {
-            "decks": 1,
-            "max_hands": 4,
-            "resplit_aces": True,
-            "hit_split_aces": True,
-            "dealer_hits_soft_17": True,
-            "surrender": "late",
-            "original_bets_only": True,
-        },
+        {"decks": 1, **EVERYTHING_ON, "original_bets_only": True},
     ),
     "1 deck, no peek": (
         "european",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 from django.db import connections
+
+from trainer import throttle
 
 #: How long a racing call may take before the test gives up on it.
 RACE_TIMEOUT = 120
@@ -45,3 +48,26 @@ def together() -> Together:
     """`_together`: for race tests, which need ``django_db(transaction=True)`` so that
     each thread's connection sees what the test wrote and what the others commit."""
     return _together
+
+
+MINUTE = 60
+
+
+class Clock:
+    """The throttles' clock, moved forward by hand."""
+
+    def __init__(self) -> None:
+        self.at = time.time()
+
+    def __call__(self) -> float:
+        return self.at
+
+    def advance(self, minutes: float) -> None:
+        self.at += minutes * MINUTE
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    moving = Clock()
+    monkeypatch.setattr(throttle, "now", moving)
+    return moving

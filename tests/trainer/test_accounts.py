@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import TYPE_CHECKING
 
 import pytest
@@ -11,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
-from trainer import throttle
+from tests.trainer.conftest import Clock
 from trainer.models import Drill
 
 if TYPE_CHECKING:
@@ -20,26 +19,6 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-phrase-7"
 MINUTE = 60
-
-
-class Clock:
-    """The throttles' clock, moved forward by hand."""
-
-    def __init__(self) -> None:
-        self.at = time.time()
-
-    def __call__(self) -> float:
-        return self.at
-
-    def advance(self, minutes: float) -> None:
-        self.at += minutes * MINUTE
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    moving = Clock()
-    monkeypatch.setattr(throttle, "now", moving)
-    return moving
 
 
 def logged_in(client: Client) -> bool:

@@ -1,35 +1,12 @@
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from trainer import throttle
+from tests.trainer.conftest import MINUTE, Clock
 from trainer.throttle import Throttle
 
 # The counters live in the database cache, as in production.
 pytestmark = pytest.mark.django_db
-MINUTE = 60
-
-
-class Clock:
-    """The throttles' clock, moved forward by hand."""
-
-    def __init__(self) -> None:
-        self.at = time.time()
-
-    def __call__(self) -> float:
-        return self.at
-
-    def advance(self, minutes: float) -> None:
-        self.at += minutes * MINUTE
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    moving = Clock()
-    monkeypatch.setattr(throttle, "now", moving)
-    return moving
 
 
 def test_a_window_starts_with_the_first_event_and_not_the_last(clock: Clock) -> None:
