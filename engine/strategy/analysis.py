@@ -22,6 +22,7 @@ process on the chance of drawing the pair card again.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -69,6 +70,12 @@ class ActionEVs:
 #: original unit only (the hand a seat started with, under ``original_bets_only``), or
 #: nothing (the later hands of a split, under ``original_bets_only``).
 Settlement = Literal["stake", "original", "none"]
+#: A natural's share of each unit staked that comes back, standing or doubled.
+_RETURNED_TO_NATURAL: dict[Settlement, tuple[float, float]] = {
+    "stake": (0.0, 0.0),
+    "original": (0.0, 0.5),
+    "none": (1.0, 1.0),
+}
 
 
 class _Batch:
@@ -83,7 +90,6 @@ class _Batch:
     ) -> None:
         self.hands = hands
         self.extra = extra
-        self.settlement = settlement
         rows = analysis.dealer_rows(hands.counts, extra)
         dist = analysis.dealer[rows]  # (hand, up, outcome)
         shoes = analysis.shoes_for(hands.counts, extra)  # (hand, up, rank)
@@ -91,16 +97,29 @@ class _Batch:
         valid = (shoes >= 0).all(axis=2) & (totals > 0)
         self.draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
         self.no_natural = dist[..., :NATURAL].sum(axis=2)
-        natural = dist[..., NATURAL]
-        self.stand = _stand(hands.total, dist, analysis.peek)
-        # A natural's share of each unit staked that comes back, standing or doubled.
-        returned = {"stake": (0.0, 0.0), "original": (0.0, 0.5), "none": (1.0, 1.0)}
-        single, doubled = returned[settlement]
-        self.doubled_stand = self.stand + doubled * natural
-        self.stand = self.stand + single * natural
         self.bust = analysis.bust_values(shoes, totals)  # (hand, up, rank)
+        self._dealer, self._rows = analysis.dealer, rows
+        self._settle(settlement, _stand(hands.total, dist, analysis.peek), dist[..., NATURAL])
+
+    def _settle(self, settlement: Settlement, unsettled_stand: Floats, natural: Floats) -> None:
+        """The values that depend on what a dealer natural takes; the rest is the shoe's."""
+        self.settlement = settlement
+        single, doubled = _RETURNED_TO_NATURAL[settlement]
+        self.doubled_stand = unsettled_stand + doubled * natural
+        self.stand = unsettled_stand + single * natural
         self.hit, self.best = self._optimal()
         self.double = self._double()
+
+    def settled(self, settlement: Settlement) -> _Batch:
+        """The same hands and shoes with a dealer natural settled otherwise.
+
+        The draw and bust tables (most of a batch's memory) are shared, not recomputed.
+        """
+        natural = self._dealer[self._rows, :, NATURAL]
+        unsettled_stand = self.stand - _RETURNED_TO_NATURAL[self.settlement][0] * natural
+        twin = copy.copy(self)
+        twin._settle(settlement, unsettled_stand, natural)
+        return twin
 
     def _optimal(self) -> tuple[Floats, Floats]:
         hands = self.hands
@@ -187,9 +206,9 @@ class Analysis:
         }
         self.later_batches: dict[int | None, _Batch] = {}
         if rules.original_bets_only and self.split_batches:
-            self.later_batches[None] = _Batch(self, hands_containing(None), None, "none")
+            self.later_batches[None] = self.base.settled("none")
             for rank, batch in self.split_batches.items():
-                self.later_batches[rank] = _Batch(self, batch.hands, rank, "none")
+                self.later_batches[rank] = batch.settled("none")
 
     # Shoes and the dealer -------------------------------------------------------------
 
