@@ -16,6 +16,7 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate, TruncWeek
 from django.http import Http404, HttpRequest
 
+from engine.bots import Bot, hard_bot
 from engine.drills import Situation
 from engine.errors import EngineError
 from engine.rules import PRESETS, Rules, preset
@@ -210,13 +211,13 @@ class TableOnShow:
     rounds_dealt: int
     #: Coach mode: the decision held back (the latest recorded at this table).
     held: Drill | None
-    #: Hints on, at the player's turn: the strategy the hint is the play of.
-    hint_strategy: Strategy | None
+    #: Hints on, at the player's turn: the hard tier, whose play the hint is.
+    hint_bot: Bot | None
 
 
 def table_on_show(session: PracticeSession) -> TableOnShow:
     """The table page's reads: the rounds dealt, and the held-back decision or the hint's
-    strategy when there is one to show."""
+    bot (its strategy read from the analyses' store) when there is one to show."""
     table = Table.from_json(session.state)
     held = None
     if session.held_action:
@@ -227,7 +228,7 @@ def table_on_show(session: PracticeSession) -> TableOnShow:
         table=table,
         rounds_dealt=session.rounds.count(),
         held=held,
-        hint_strategy=strategy_for(table.rules) if hinted else None,
+        hint_bot=hard_bot(table.rules) if hinted else None,
     )
 
 

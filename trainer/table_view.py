@@ -14,7 +14,6 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from engine.bots import chart_bot
 from engine.cards import CARDS, Card
 from engine.events import (
     ActionTaken,
@@ -155,8 +154,8 @@ class TableView:
             choices = tuple(
                 Choice(action.value, *BUTTONS[action]) for action in rnd.legal_actions()
             )
-            if shown.hint_strategy is not None:
-                best = chart_bot(shown.hint_strategy.chart)(table.view())
+            if shown.hint_bot is not None:
+                best = shown.hint_bot(table.view())
                 hint = Choice(best.value, *BUTTONS[best])
         dealer, dealer_total = dealer_cards(history)
         over = rnd is None or rnd.phase in (Phase.SETTLED, Phase.VOIDED)
