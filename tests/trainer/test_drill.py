@@ -282,3 +282,17 @@ def test_the_drill_view_is_built_without_a_query(
         "hit": True, "stand": True, "double": True,
     }  # fmt: skip
     assert [cell.code for cell in shown.chart_row if cell.here] == ["H"]
+
+
+def test_the_drill_inherits_its_target_and_an_answer_names_its_own(client: Client) -> None:
+    """A new hand, whether asked for or timed, swaps the drill region it inherits from; an
+    answer swaps only its own region."""
+    drill = issued(client)
+    dealt = client.get(URL).content.decode()
+    assert re.findall(r'hx-(?:target|swap)="[^"]*"', dealt) == [
+        'hx-target="#drill"', 'hx-swap="outerHTML"', 'hx-target="#answer"',
+    ]  # fmt: skip
+    answered = client.post(
+        URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "hx-post=" in answered and "hx-target" not in answered and "hx-swap" not in answered

@@ -932,6 +932,20 @@ def test_the_table_and_its_options_vary_on_hx_request(client: Client) -> None:
         assert "HX-Request" in response.get("Vary", ""), response.request
 
 
+def test_every_htmx_request_at_the_table_inherits_its_target_from_the_table(
+    client: Client,
+) -> None:
+    """One place says what a request at the table swaps: the table's own region."""
+    session = start(client, SIXTEEN_V_TEN, hints=True)
+    for response in (client.get(table_url(session)), send(client, session, "deal")):
+        page = text(response)
+        assert re.findall(r'hx-(?:target|swap)="[^"]*"', page) == [
+            'hx-target="#table"', 'hx-swap="outerHTML"',
+        ]  # fmt: skip
+        assert re.search(r'<section id="table"[^>]* hx-target="#table"', page)
+        assert page.count("hx-post=") >= 2
+
+
 # What a page is built from ---------------------------------------------------------------
 
 
