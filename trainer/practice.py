@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, get_args
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -53,7 +53,6 @@ __all__ = [
     "practice_options",
     "practice_start",
     "practice_take_back",
-    "session_totals",
 ]
 
 logger = logging.getLogger(__name__)
@@ -418,24 +417,3 @@ def history_from_json(stored: Sequence[dict[str, Any]]) -> list[Event]:
 
 def _whole(value: Fraction) -> int | Fraction:
     return int(value) if value.denominator == 1 else value
-
-
-def session_totals(session: PracticeSession) -> dict[str, Any]:
-    """Rounds, net chips, decisions, accuracy and EV given up over the session: the plays
-    made (a mistake taken back in coach mode was not)."""
-    rounds = session.rounds.exclude(net__isnull=True).aggregate(count=Count("id"), net=Sum("net"))
-    made = Drill.objects.filter(practice_round__session=session, taken_back=False)
-    counted = made.aggregate(
-        count=Count("id"),
-        right=Count("id", filter=Q(action=F("correct_action"))),
-        lost=Sum("ev_lost"),
-    )
-    count, right = counted["count"], counted["right"]
-    return {
-        "rounds": rounds["count"] or 0,
-        "net": rounds["net"] or 0,
-        "decisions": count,
-        "right": right,
-        "accuracy": right / count if count else None,
-        "ev_lost": float(counted["lost"] or 0),
-    }

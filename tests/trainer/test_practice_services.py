@@ -45,8 +45,8 @@ from trainer.practice import (
     practice_options,
     practice_start,
     practice_take_back,
-    session_totals,
 )
+from trainer.selectors import session_totals
 
 LEDGER = settings(
     max_examples=40,
