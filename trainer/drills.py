@@ -9,8 +9,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import Card
-from engine.round import Action
-from engine.strategy import UP_CARDS, strategy_for
+from engine.chart_vocabulary import UP_CARDS
+from engine.strategy import strategy_for
+from engine.values import Action
 from trainer.charts import ACTIONS, row_title
 from trainer.models import Drill
 from trainer.services import situation_of

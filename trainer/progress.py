@@ -16,9 +16,10 @@ from django.db.models.functions import TruncDate, TruncWeek
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from engine.chart_vocabulary import ROWS, UP_CARDS, Chart
 from engine.errors import EngineError
 from engine.rules import PRESETS, Rules
-from engine.strategy import ROWS, UP_CARDS, Chart, strategy_for
+from engine.strategy import strategy_for
 from trainer.charts import ACTIONS, row_title
 from trainer.models import Drill
 from trainer.owners import Owner

@@ -10,11 +10,12 @@ from django.utils.functional import Promise
 
 from engine.cards import Card
 from engine.events import Event, StakeSettled, seat_hands
-from engine.round import Action
+from engine.round_codec import history_from_json
 from engine.table import Table
+from engine.values import Action
 from trainer.drills import CardFace
 from trainer.models import Drill, PracticeSession
-from trainer.practice import history_from_json, session_totals
+from trainer.practice import session_totals
 from trainer.table_view import (
     BUTTONS,
     RESULT_LABELS,

@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from pytest_django.asserts import assertRedirects
 
-from engine.strategy import ROWS
+from engine.chart_vocabulary import ROWS
 from trainer.bidi import LRI, PDI
 from trainer.models import Drill, PracticeRound, PracticeSession
 
