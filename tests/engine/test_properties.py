@@ -254,9 +254,9 @@ def check_payout(rnd: Round, s: StakeSettled, dealer_natural: bool) -> None:
         }
         per_chip = hand_pays[s.result]
         if s.result == "lose" and dealer_natural and rules.original_bets_only:
-            assert 0 <= s.returned <= s.staked
-            if s.kind == "hand":
-                assert s.returned == (s.staked - seat.bet if s.hand == 0 else s.staked)
+            # Only the original unit goes, on the seat's first hand: doubles, split hands
+            # and a bet behind's followed stakes come back.
+            assert s.units == (-1 if s.hand == 0 else 0), s
             return
         if s.kind == "hand":
             assert s.hand is not None
