@@ -46,6 +46,8 @@ from engine import (
 Chips = int | Fraction
 
 DECIDING = (Phase.PLAYER_TURNS, Phase.INSURANCE)
+#: Hand results that no dealer total can change.
+DECIDED_WITHOUT_DEALER = ("bust", "surrender", "blackjack")
 #: No round at seven seats of four hands needs anywhere near this many decisions.
 MAX_DECISIONS = 200
 
@@ -250,9 +252,9 @@ def check_payout(rnd: Round, s: StakeSettled, dealer_natural: bool) -> None:
         }
         per_chip = hand_pays[s.result]
         if s.result == "lose" and dealer_natural and rules.original_bets_only:
-            assert 0 <= s.returned <= s.staked
-            if s.kind == "hand":
-                assert s.returned == (s.staked - seat.bet if s.hand == 0 else s.staked)
+            # Only the original unit goes, on the seat's first hand: doubles, split hands
+            # and a bet behind's followed stakes come back.
+            assert s.units == (-1 if s.hand == 0 else 0), s
             return
         if s.kind == "hand":
             assert s.hand is not None
@@ -311,6 +313,47 @@ def test_chips_are_conserved(data: st.DataObject) -> None:
     # every stake (bets, doubles, splits, insurance, side bets) had been taken.
     lowest = {owner: table.before[owner] - ledger.taken[owner] for owner in table.owners}
     assert sum(returned.values()) == sum(ledger[o] - lowest[o] for o in table.owners)
+
+
+def dealer_total(cards: list[Card]) -> tuple[int, bool]:
+    """RULES.md: the best total, an ace counted 11 unless that busts; and whether it is soft."""
+    hard = sum(
+        1 if c.rank == "A" else 10 if c.rank in ("10", "J", "Q", "K") else int(c.rank)
+        for c in cards
+    )
+    if any(card.rank == "A" for card in cards) and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+@PROPERTY
+@given(st.data())
+def test_the_dealer_finishes_on_17_or_more_and_hits_soft_17_only_under_h17(
+    data: st.DataObject,
+) -> None:
+    rnd = random_table(data).rnd
+    rnd.deal()
+    while rnd.phase in DECIDING:
+        rnd.apply(decide(data, rnd))
+    outcome = rnd.outcome()
+    dealer = list(outcome.dealer)
+    waiting = [
+        s
+        for s in outcome.settlements
+        if s.kind == "hand" and s.result not in DECIDED_WITHOUT_DEALER
+    ]
+    if not waiting:
+        assert len(dealer) == 2, "the dealer drew though no hand's result depended on it"
+        return
+    hits_soft_17 = rnd.rules.dealer_hits_soft_17
+    total, soft = dealer_total(dealer)
+    assert total >= 17
+    if total == 17 and soft:
+        assert not hits_soft_17, "an H17 dealer stood on soft 17"
+    # Every card drawn was due: the dealer never drew on 17 or more, bar H17's soft 17.
+    for drawn in range(3, len(dealer) + 1):
+        before, soft_before = dealer_total(dealer[: drawn - 1])
+        assert before < 17 or (before == 17 and soft_before and hits_soft_17), dealer
 
 
 @PROPERTY
