@@ -1,9 +1,9 @@
 """What happened in a round, as values: a round's history is a list of these.
 
 They are values, never changed once made; they are not ``frozen=True`` dataclasses
-because a frozen dataclass is three to four times as costly to build (each field is set
-through ``object.__setattr__``), which costs a simulated round of about ten events a
-third of its speed (see docs/performance.md).
+because a frozen dataclass is several times as costly to build (each field is set
+through ``object.__setattr__``): with the `PlayerView`, that cost a simulated round of
+about ten events some 40% of its speed (see docs/performance.md).
 
 Seat 0 is the dealer. The dealer's face-down card is recorded without its identity until
 it is revealed, so no history — and nothing built from it — can leak it.

@@ -36,7 +36,7 @@ from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions
 from engine.strategy.hands import HandSet, hands_containing
 from engine.values import Action
 
-__all__ = ["ActionEVs", "Analysis", "Chart"]
+__all__ = ["ActionEVs", "Analysis"]
 
 Floats = npt.NDArray[np.float64]
 
