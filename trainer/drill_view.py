@@ -9,8 +9,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import Card
-from engine.round import Action
-from engine.strategy import UP_CARDS
+from engine.chart_vocabulary import UP_CARDS
+from engine.values import Action
 from trainer.charts import ACTIONS, row_title
 from trainer.selectors import DealtDrill
 

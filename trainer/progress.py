@@ -14,7 +14,7 @@ from datetime import date, datetime
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from engine.strategy import ROWS, UP_CARDS, Chart
+from engine.chart_vocabulary import ROWS, UP_CARDS, Chart
 from trainer.charts import ACTIONS, row_title
 from trainer.models import Drill
 from trainer.selectors import ProgressAnswers

@@ -17,10 +17,11 @@ from django.db.models.functions import TruncDate, TruncWeek
 from django.http import Http404, HttpRequest
 
 from engine.bots import Bot, hard_bot
+from engine.chart_vocabulary import Chart
 from engine.drills import Situation
 from engine.errors import EngineError
 from engine.rules import PRESETS, Rules, preset
-from engine.strategy import Chart, Strategy, strategy_for
+from engine.strategy import Strategy, strategy_for
 from engine.table import Table
 from trainer.models import Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner

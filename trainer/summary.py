@@ -10,11 +10,11 @@ from django.utils.functional import Promise
 
 from engine.cards import Card
 from engine.events import Event, StakeSettled, seat_hands
-from engine.round import Action
+from engine.round_codec import history_from_json
 from engine.table import Table
+from engine.values import Action
 from trainer.drill_view import CardFace
 from trainer.models import Drill
-from trainer.practice import history_from_json
 from trainer.selectors import SessionRecord
 from trainer.table_view import (
     BUTTONS,

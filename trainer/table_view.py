@@ -28,8 +28,9 @@ from engine.events import (
     StakeSettled,
 )
 from engine.hand import hand_value
-from engine.round import Action, Phase
+from engine.round import Phase
 from engine.table import PLAYER, Table, bot_owner
+from engine.values import Action
 from trainer.bidi import ltr, signed
 from trainer.drill_view import ACTION_BUTTONS, CardFace
 from trainer.models import Drill

@@ -23,7 +23,7 @@ process on the chance of drawing the pair card again.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -31,14 +31,15 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from engine.rules import DoubleOn, Rules, Surrender
+from engine.chart_vocabulary import HITTING_CODES, UP_CARDS, Chart, resolve, up_column
+from engine.rules import Rules
 from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions, dealer_paths
 from engine.strategy.hands import HandSet, hands_containing
+from engine.values import Action
 
-__all__ = ["ActionEVs", "Analysis", "Chart"]
+__all__ = ["ActionEVs", "Analysis"]
 
 Floats = npt.NDArray[np.float64]
-_DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
 
 
 @dataclass(frozen=True)
@@ -263,16 +264,6 @@ class Analysis:
 
     # Reading the results ---------------------------------------------------------------
 
-    def can_double(self, total: int) -> bool:
-        double_on = self.rules.double_on
-        return double_on is DoubleOn.ANY_TWO or total in _DOUBLE_TOTALS[double_on]
-
-    def can_surrender(self, up: int) -> bool:
-        rules = self.rules
-        if rules.surrender is Surrender.NONE:
-            return False
-        return rules.surrender_vs_ace_or_ten or up not in (0, 9)
-
     def two_card_evs(self, first: int, second: int, up: int, *, raw: bool = False) -> ActionEVs:
         """EVs of a two-card hand (rank indexes, 0 = ace) against ``up``, computed once.
 
@@ -298,9 +289,9 @@ class Analysis:
         return ActionEVs(
             stand=float(base.stand[q, up]) / norm,
             hit=float(base.hit[q, up]) / norm,
-            double=float(base.double[q, up]) / norm if self.can_double(total) else None,
+            double=float(base.double[q, up]) / norm if self.rules.may_double(total) else None,
             split=self.split_ev(first, up) / norm if splits else None,
-            surrender=surrender / norm if self.can_surrender(up) else None,
+            surrender=surrender / norm if self.rules.may_surrender(up + 1) else None,
         )
 
     def multi_card_evs(self) -> dict[tuple[int, ...], tuple[tuple[float, float], ...]]:
@@ -356,14 +347,18 @@ class Analysis:
             batch = self.split_batches[rank] if other_out else self.base
         q = batch.hands.index[tuple(counts)]
         total = int(batch.hands.total[q])
-        double = self.rules.double_after_split and self.can_double(total)
+        double = self.rules.double_after_split and self.rules.may_double(total)
         if chart is None:
             options = [batch.stand[q, up], batch.hit[q, up]]
             if double:
                 options.append(batch.double[q, up])
             return float(max(options))
         code = chart_code(chart, counts, up, pair_splittable=False)
-        action = resolve(code, double=double, surrender=False, split=False)
+        action = resolve(
+            code,
+            allowed={Action.DOUBLE} if double else (),
+            double_after_split=self.rules.double_after_split,
+        )
         if action == "double":
             return float(batch.double[q, up])
         if action == "stand":
@@ -442,17 +437,13 @@ class Analysis:
         return found
 
 
-Chart = Mapping[str, Mapping[str, str]]
-UP_KEYS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
-
-
 def _chart_key(chart: Chart) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return tuple((row, tuple(cells[up] for up in UP_KEYS)) for row, cells in chart.items())
+    return tuple((row, tuple(cells[up] for up in UP_CARDS)) for row, cells in chart.items())
 
 
 def up_key(up: int) -> str:
     """The chart column of an up card rank index (0 = ace)."""
-    return "A" if up == 0 else str(up + 1)
+    return up_column(up + 1)
 
 
 def hits_on(chart: Chart, total: int, soft: bool, up: int) -> bool:
@@ -460,7 +451,7 @@ def hits_on(chart: Chart, total: int, soft: bool, up: int) -> bool:
     row = chart.get(f"{'soft' if soft else 'hard'} {total}")
     if row is None:
         return total < 12 or (soft and total < 18)
-    return row[up_key(up)] in ("H", "D", "R", "Ph", "P", "Rp")
+    return row[up_key(up)] in HITTING_CODES
 
 
 def chart_code(chart: Chart, counts: list[int], up: int, *, pair_splittable: bool) -> str:
@@ -480,20 +471,3 @@ def chart_code(chart: Chart, counts: list[int], up: int, *, pair_splittable: boo
     if row is None:
         return "H" if total < 17 else "S"
     return row[up_key(up)]
-
-
-def resolve(code: str, *, double: bool, surrender: bool, split: bool) -> str:
-    """The action a chart code means when only some actions are allowed."""
-    fallbacks = {
-        "H": ("hit",),
-        "S": ("stand",),
-        "D": ("double", "hit"),
-        "Ds": ("double", "stand"),
-        "P": ("split", "hit"),
-        "Ph": ("split", "hit"),
-        "R": ("surrender", "hit"),
-        "Rs": ("surrender", "stand"),
-        "Rp": ("surrender", "split", "hit"),
-    }[code]
-    allowed = {"double": double, "surrender": surrender, "split": split, "hit": True, "stand": True}
-    return next(action for action in fallbacks if allowed[action])

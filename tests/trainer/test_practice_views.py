@@ -23,7 +23,8 @@ from pytest_django import DjangoAssertNumQueries
 from pytest_django.asserts import assertRedirects
 
 from engine.bots import hard_bot
-from engine.strategy import ROWS, strategy_for
+from engine.chart_vocabulary import ROWS
+from engine.strategy import strategy_for
 from trainer import selectors
 from trainer.bidi import LRI, PDI
 from trainer.models import Drill, PracticeRound, PracticeSession
