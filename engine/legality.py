@@ -52,17 +52,16 @@ def hand_actions(
     hit = not hand.split_aces or rules.hit_split_aces
     if len(hand.cards) != 2:
         return _OFFERS[hit, False, False, False]
-    # A double or split is offered when the balance covers it, or where a short balance
-    # turns it into a hit or stand (Deluxe's short_balance_fallback).
-    funded = covered or rules.short_balance_fallback
+    # A double or split is offered only when the balance covers it (Deluxe's fallback is
+    # for a pre-selected one whose turn finds the balance short, not for one offered now).
     # A double: of a total the rules allow; after a split only where they allow it, and
     # never on split aces.
     double = (
-        funded
+        covered
         and rules.may_double(hand.total)
         and (not hand.from_split or (rules.double_after_split and not hand.split_aces))
     )
-    split = funded and may_split(rules, hand, hands_held)
+    split = covered and may_split(rules, hand, hands_held)
     # Late surrender: not on a hand made by a split, against the up cards the rules allow.
     surrender = not hand.from_split and rules.may_surrender(up_points)
     return _OFFERS[hit, double, split, surrender]
@@ -112,7 +111,7 @@ def hand_refusal(action: Action, rules: Rules, hand: Hand, covered: bool) -> str
         return "surrender is only allowed on the first two cards, before any other action"
     if len(hand.cards) != 2:
         return f"you can only {action.value} on your first two cards"
-    if not (covered or rules.short_balance_fallback):
+    if not covered:
         return f"your balance does not cover another bet to {action.value}"
     if action is DOUBLE:
         return "you cannot double this hand"

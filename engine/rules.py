@@ -104,8 +104,9 @@ class Rules:
     surrender_vs_ace_or_ten: bool = True
     insurance: bool = False
     insurance_pays: Fraction = Fraction(2)
-    #: Deluxe: a double without the balance becomes a hit; a split without it hits at 11 or
-    #: less, else stands. Otherwise those actions are simply not offered.
+    #: Deluxe: double and split are offered only when the balance covers them; a
+    #: pre-selected double that finds the balance short when the turn comes becomes a hit,
+    #: a split a hit at 11 or less, else a stand. Otherwise such a pre-selection lapses.
     short_balance_fallback: bool = False
     max_seats: int = 7
     seats_per_account: int = 1
@@ -339,7 +340,7 @@ ALLOWED: dict[str, Allowed] = {
     "insurance": _yes_no("insurance is offered against an ace"),
     "insurance_pays": _fraction(Fraction(2), Fraction(2), "what insurance pays"),
     "short_balance_fallback": _yes_no(
-        "a double or split without the balance becomes a hit or stand"
+        "a pre-selected double or split the balance no longer covers becomes a hit or stand"
     ),
     "max_seats": _whole(1, 7, "seats at the table"),
     "seats_per_account": _whole(1, 2, "seats one player may take"),

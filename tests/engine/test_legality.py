@@ -73,10 +73,14 @@ def test_surrender_late_on_first_two_cards_against_the_up_cards_the_rules_allow(
     assert SURRENDER not in hand_actions(DELUXE, split, 2, 9, True)
 
 
-def test_a_short_balance_removes_double_and_split_unless_the_fallback_rule_offers_them() -> None:
+def test_double_and_split_are_offered_only_when_the_balance_covers_them() -> None:
+    # Deluxe too: its fallback is for a pre-selected action, not for one offered now.
     eights = hand("8s", "8d")
-    assert hand_actions(EUROPEAN, eights, 1, 10, False) == (HIT, STAND)
-    assert hand_actions(DELUXE, eights, 1, 10, False) == (HIT, STAND, DOUBLE, SPLIT)
+    for rules in (EUROPEAN, DELUXE):
+        assert hand_actions(rules, eights, 1, 10, False) == (HIT, STAND)
+        assert hand_actions(rules, eights, 1, 10, True) == (HIT, STAND, DOUBLE, SPLIT)
+        reason = hand_refusal(DOUBLE, rules, eights, False)
+        assert reason == "your balance does not cover another bet to double"
 
 
 def test_a_short_balance_turns_a_double_into_a_hit_and_a_split_into_hit_or_stand() -> None:

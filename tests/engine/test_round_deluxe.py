@@ -12,7 +12,6 @@ from engine import (
     DELUXE,
     EUROPEAN,
     Action,
-    ActionTaken,
     IllegalActionError,
     Phase,
     Round,
@@ -104,22 +103,22 @@ def test_split_hands_are_never_split_again():
     assert Action.SPLIT not in rnd.legal_actions()  # 8s 8h, but split once only
 
 
-def test_a_double_without_the_balance_becomes_a_hit():
+def test_double_and_split_are_not_offered_at_a_zero_balance():
     balances = {"p1": BET}
-    rnd = dealt("6s 9h 5d 7c 4h 9d", balances=balances)
+    rnd = dealt("8s 9h 8d 7c 4h 9d", balances=balances)
     assert balances["p1"] == 0
-    assert Action.DOUBLE in rnd.legal_actions()
-    events = rnd.apply(Action.DOUBLE)
-    assert ActionTaken(seat=1, hand=0, action="double", effective="hit") in events
-    assert rnd.phase is Phase.PLAYER_TURNS  # 15, still open: it was a hit
-    assert rnd.seats[0].hands[0].stake == BET
+    assert rnd.legal_actions() == (Action.HIT, Action.STAND, Action.SURRENDER)
+    for action in (Action.DOUBLE, Action.SPLIT):
+        with pytest.raises(IllegalActionError, match="balance does not cover"):
+            rnd.apply(action)
+    assert rnd.seats[0].hands[0].stake == BET and len(rnd.seats[0].hands) == 1
 
 
-def test_a_split_without_the_balance_hits_at_eleven_or_less_else_stands():
-    rnd = dealt("5s 9h 5d 7c 4h 9d", balances={"p1": BET})
-    assert rnd.apply(Action.SPLIT)[0] == ActionTaken(1, 0, "split", "hit")
-    rnd = dealt("8s 9h 8d 7c 4h 9d", balances={"p1": BET})
-    assert rnd.apply(Action.SPLIT)[0] == ActionTaken(1, 0, "split", "stand")
+def test_double_and_split_are_offered_when_the_balance_covers_them():
+    rnd = dealt("8s 9h 8d 7c 4h 9d", balances={"p1": 2 * BET})
+    assert rnd.legal_actions() == (
+        Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER,
+    )  # fmt: skip
 
 
 def test_without_the_fallback_rule_a_short_balance_simply_removes_double_and_split():
