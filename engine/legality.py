@@ -2,7 +2,9 @@
 
 The one home of the rules for hitting, doubling, splitting and surrendering a hand and
 for insurance: `hand_actions` lists what is legal, `hand_refusal` says why an action is
-not, and `effective_action` is what a double or split becomes on a short balance. The
+not, `preselect_actions` what may be chosen before the turn comes and `carried_out` what
+such a choice does when it comes (`effective_action`: a double or split on a balance
+that has become short). The
 round asks them with the hand in turn; ``covered`` says whether the player's balance
 covers another seat bet (always, without balances). The round calls these on every
 decision, so their arguments are positional: a keyword call costs CPython 3.13 several
@@ -27,12 +29,14 @@ from engine.rules import Rules, Surrender
 from engine.values import Action
 
 __all__ = [
+    "carried_out",
     "effective_action",
     "hand_actions",
     "hand_refusal",
     "insurance_actions",
     "insurance_refusal",
     "may_split",
+    "preselect_actions",
 ]
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
@@ -119,11 +123,53 @@ def hand_refusal(action: Action, rules: Rules, hand: Hand, covered: bool) -> str
 
 
 def effective_action(action: Action, hand: Hand, covered: bool) -> Action:
-    """What a legal action does: on a short balance (Deluxe) a double becomes a hit, and
-    a split a hit at 11 or less, else a stand."""
+    """What a pre-selected double or split does on a balance that has become short
+    (Deluxe): a double becomes a hit, and a split a hit at 11 or less, else a stand."""
     if covered or action not in (DOUBLE, SPLIT):
         return action
     return HIT if action is DOUBLE or hand.total <= 11 else STAND
+
+
+def preselect_actions(
+    rules: Rules, hand: Hand, hands_held: int, up_points: int, covered: bool
+) -> tuple[Action, ...]:
+    """What a seat may pre-select before its turn comes: what `hand_actions` would offer
+    its first hand were the turn its now (a double or split only while the balance covers
+    it), and nothing for a hand that takes no decision (a natural).
+
+    Only the balance can change before the turn comes — the hand's two cards and the up
+    card are face up — so a pre-selection stays legal unless another of the holder's
+    stakes has taken the chips meanwhile (see `carried_out`).
+    """
+    if hand.closed:
+        return ()
+    return hand_actions(rules, hand, hands_held, up_points, covered)
+
+
+def carried_out(
+    action: Action, rules: Rules, hand: Hand, legal: tuple[Action, ...], covered: bool
+) -> Action | None:
+    """What a pre-selected ``action`` does when the seat's turn comes, ``legal`` being the
+    actions offered then: the action itself while it is offered; a double or split the
+    balance no longer covers becomes a hit or stand where the rules have that fallback
+    (Deluxe, `effective_action`); otherwise None: it lapses and the player decides.
+
+    >>> from engine.cards import card_code
+    >>> from engine.rules import DELUXE, EUROPEAN
+    >>> eleven = Hand(10)
+    >>> eleven.add(card_code("6s")); eleven.add(card_code("5d"))
+    >>> carried_out(DOUBLE, DELUXE, eleven, (HIT, STAND, DOUBLE), True)
+    <Action.DOUBLE: 'double'>
+    >>> carried_out(DOUBLE, DELUXE, eleven, (HIT, STAND), False)
+    <Action.HIT: 'hit'>
+    >>> carried_out(DOUBLE, EUROPEAN, eleven, (HIT, STAND), False) is None
+    True
+    """
+    if action in legal:
+        return action
+    if rules.short_balance_fallback and not covered and action in (DOUBLE, SPLIT):
+        return effective_action(action, hand, covered)
+    return None
 
 
 def insurance_actions(covered: bool) -> tuple[Action, ...]:

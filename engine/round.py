@@ -79,6 +79,15 @@ HIT, STAND, DOUBLE, SPLIT, SURRENDER, INSURE, NO_INSURANCE = Action
 _SEAT_NUMBER = attrgetter("number")
 
 
+def _as_action(action: Action | str) -> Action:
+    if isinstance(action, Action):
+        return action
+    try:
+        return Action(action)
+    except ValueError:
+        raise IllegalActionError(f"{action!r} is not an action") from None
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """Whose decision the round waits for: a seat's hand, or its insurance (hand None)."""
@@ -297,11 +306,7 @@ class Round:
     def verify(self, action: Action | str, *, seat: int | None = None) -> Action:
         """The action as an `Action` if it is legal now, else `IllegalActionError` saying
         why, in words fit to show a player."""
-        if not isinstance(action, Action):
-            try:
-                action = Action(action)
-            except ValueError:
-                raise IllegalActionError(f"{action!r} is not an action") from None
+        action = _as_action(action)
         if self.phase is BETTING:
             raise IllegalActionError("the cards have not been dealt yet")
         if self.phase not in (PLAYER_TURNS, INSURANCE):
@@ -318,7 +323,8 @@ class Round:
         raise IllegalActionError(legality.hand_refusal(action, self.rules, hand, covered))
 
     def apply(self, action: Action | str, *, seat: int | None = None) -> list[Event]:
-        """Take a decision and everything it sets off; returns what happened.
+        """Take a decision and everything it sets off (pre-selected actions of the seats
+        whose turn it brings included); returns what happened.
 
         An illegal action raises `IllegalActionError` and changes nothing.
         """
@@ -328,11 +334,16 @@ class Round:
         current = self.seats[self._seat_index]
         if self.phase is INSURANCE:
             self._decide_insurance(current, action)
-            return self.log[start:]
+        else:
+            self._play(current, action, action)
+        self._carry_out_preselected()
+        return self.log[start:]
+
+    def _play(self, current: Seat, action: Action, effective: Action) -> None:
+        """Take a decision on the hand in turn: ``action`` as chosen, doing ``effective``
+        (they differ where a pre-selected double or split met a short balance)."""
         index = self._hand_index
         hand = current.hands[index]
-        covered = self._can_cover(current.owner, current.bet)
-        effective = legality.effective_action(action, hand, covered)
         self.log.append(ActionTaken(current.number, index, action, effective))
         if effective is HIT:
             self._hit(current, index, hand)
@@ -347,7 +358,84 @@ class Round:
             self._close(current, index, hand)
         if current.hands[index].closed:  # after a split: the first of the two hands
             self._advance()
-        return self.log[start:]
+
+    # Pre-selection ---------------------------------------------------------------------
+
+    def preselect_actions(self, seat: int) -> tuple[Action, ...]:
+        """What the seat may pre-select now (`preselect`): empty unless the cards are
+        dealt and its turn is still to come."""
+        target = self._occupied(seat)
+        if self.phase is PLAYER_TURNS:
+            if self.seats.index(target) <= self._seat_index:
+                return ()
+        elif self.phase is not INSURANCE:
+            return ()
+        return legality.preselect_actions(
+            self.rules,
+            target.hands[0],
+            len(target.hands),
+            POINTS[self._dealer.cards[0]],
+            self._can_cover(target.owner, target.bet),
+        )
+
+    def preselect(self, *, seat: int, action: Action | str | None) -> None:
+        """Choose the seat's first decision before its turn comes, or change it; None
+        clears it. It is carried out when the turn comes, as if taken then — except that
+        a double or split the balance no longer covers becomes a hit or stand where the
+        rules say so (Deluxe), and otherwise lapses, leaving the decision to the player
+        (`engine.legality.carried_out`). Insurance is not pre-selected.
+
+        >>> from engine.rules import DELUXE
+        >>> from engine.shoe import Shoe
+        >>> rnd = Round(DELUXE, Shoe.stacked("10s 6d 9h 7c 5s 9c"))
+        >>> rnd.place_bet(seat=1, amount=10, owner="ann")
+        >>> rnd.place_bet(seat=2, amount=10, owner="bob")
+        >>> events = rnd.deal()
+        >>> rnd.preselect(seat=2, action="stand")
+        >>> events = rnd.apply("stand", seat=1)
+        >>> rnd.phase, [e.seat for e in events if isinstance(e, ActionTaken)]
+        (<Phase.SETTLED: 'settled'>, [1, 2])
+        """
+        target = self._occupied(seat)
+        if action is None:
+            target.preselected = None
+            return
+        action = _as_action(action)
+        allowed = self.preselect_actions(seat)
+        if action not in allowed:
+            if self.phase not in (PLAYER_TURNS, INSURANCE):
+                raise IllegalActionError("there is no turn to come in this round")
+            if target.hands[0].closed:
+                raise IllegalActionError("a natural takes no decision")
+            if not allowed:
+                raise IllegalActionError(f"seat {seat}'s turn has come: decide now")
+            covered = self._can_cover(target.owner, target.bet)
+            hand = target.hands[0]
+            raise IllegalActionError(legality.hand_refusal(action, self.rules, hand, covered))
+        target.preselected = action
+
+    def preselection(self, seat: int) -> Action | None:
+        """The action the seat has pre-selected, if any (not yet carried out)."""
+        return self._occupied(seat).preselected
+
+    def _carry_out_preselected(self) -> None:
+        """Carry out the pre-selected action of the seat whose turn has come, and of each
+        following seat whose turn that brings."""
+        while self.phase is PLAYER_TURNS:
+            current = self.seats[self._seat_index]
+            action = current.preselected
+            if action is None:
+                return
+            current.preselected = None
+            hand = current.hands[self._hand_index]
+            covered = self._can_cover(current.owner, current.bet)
+            effective = legality.carried_out(
+                action, self.rules, hand, self.legal_actions(), covered
+            )
+            if effective is None:
+                return  # it lapsed: the player decides
+            self._legal = None
+            self._play(current, action, effective)
 
     def auto_play(self) -> list[Event]:
         """The decision taken for a player who timed out or left (Deluxe rules).

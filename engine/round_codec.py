@@ -92,6 +92,7 @@ def seat_to_json(seat: Seat) -> dict[str, Any]:
             for behind in seat.behind
         ],
         "hands": [hand_to_json(hand) for hand in seat.hands],
+        "preselected": None if seat.preselected is None else seat.preselected.value,
     }
 
 
@@ -118,6 +119,8 @@ def seat_from_json(data: dict[str, Any]) -> Seat:
         behind.stakes = [chips_from_json(stake) for stake in item["stakes"]]
         seat.behind.append(behind)
     seat.hands = [hand_from_json(item) for item in data["hands"]]
+    preselected = data.get("preselected")  # stored before pre-selection: none
+    seat.preselected = None if preselected is None else Action(preselected)
     return seat
 
 

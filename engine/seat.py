@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from engine.chips import Chips
 from engine.hand import Hand
+from engine.values import Action
 
 __all__ = ["BehindBet", "Seat"]
 
@@ -39,3 +40,6 @@ class Seat:
         #: Side stakes, as (owner, amount) and behind bets.
         self.pair_bets: Sequence[tuple[str, int]] = ()
         self.behind: Sequence[BehindBet] = ()
+        #: The action chosen before the seat's turn came (`Round.preselect`), carried out
+        #: when it comes; None when there is none.
+        self.preselected: Action | None = None
