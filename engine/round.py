@@ -56,7 +56,7 @@ from engine.round_codec import (
     seat_to_json,
 )
 from engine.rules import Rules
-from engine.seat import BehindBet, Seat
+from engine.seat import BehindBet, Seat, paired_bet
 from engine.shoe import Shoe
 from engine.values import Action, Result, StakeKind
 from engine.view import PlayerView
@@ -150,7 +150,8 @@ class Round:
     # Betting ---------------------------------------------------------------------------
 
     def place_bet(self, *, seat: int, amount: int, owner: str = "player") -> None:
-        """Sit at a seat with a seat bet for this round."""
+        """Sit at a seat with a seat bet for this round; a second seat of one account
+        carries the same bet as the first (change both with `change_bet`)."""
         self._check_betting(amount)
         if not 1 <= seat <= self.rules.max_seats:
             raise IllegalActionError(f"there is no seat {seat} at this table")
@@ -158,13 +159,48 @@ class Round:
         for taken in self.seats:
             if taken.number == seat:
                 raise IllegalActionError(f"seat {seat} already has a bet")
-            held += taken.owner == owner
+            if taken.owner == owner:
+                held += 1
+                if taken.bet != amount:
+                    raise IllegalActionError(
+                        f"both your seats carry the same bet: {taken.bet} chips"
+                    )
         if held >= self.rules.seats_per_account:
             raise IllegalActionError(
                 f"one player may hold at most {self.rules.seats_per_account} seat(s)"
             )
         self._take(owner, amount)
         insort(self.seats, Seat(seat, owner, amount), key=_SEAT_NUMBER)
+
+    def change_bet(self, *, seat: int, amount: int, owner: str = "player", step: int = 1) -> None:
+        """Change a seat's bet before the deal. An account on two seats changes both
+        (RULES.md §2): a raise is repeated on the other seat when the balance allows,
+        otherwise the total is split evenly (`engine.seat.paired_bet`: whole chips, or
+        multiples of ``step``); a lower bet goes on both.
+
+        >>> from engine.rules import DELUXE
+        >>> rnd = Round(DELUXE, Shoe.stacked("10s"), balances={"ann": 40})
+        >>> rnd.place_bet(seat=1, amount=10, owner="ann")
+        >>> rnd.place_bet(seat=3, amount=10, owner="ann")
+        >>> rnd.change_bet(seat=1, amount=30, owner="ann")  # 40 more: only 20 free
+        >>> [seat.bet for seat in rnd.seats], rnd.balances
+        ([20, 20], {'ann': 0})
+        """
+        self._check_betting(amount)
+        target = self._occupied(seat)
+        if target.owner != owner:
+            raise IllegalActionError(f"seat {seat} is not yours")
+        held = [taken for taken in self.seats if taken.owner == owner]
+        free = None if self.balances is None else self.balances.get(owner, 0)
+        bet = amount if len(held) == 1 else paired_bet(target.bet, amount, free, step)
+        more = sum(bet - taken.bet for taken in held)
+        if more > 0:
+            self._take(owner, more)
+        elif more < 0 and self.balances is not None:
+            self.balances[owner] = whole(self.balances[owner] - more)
+        for taken in held:
+            taken.bet = bet
+            taken.hands[0].stake = bet
 
     def place_pair_bet(self, *, seat: int, amount: int, owner: str = "player") -> None:
         """A side bet that the seat's first two cards are a pair of the same rank."""

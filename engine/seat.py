@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.chips import Chips
+from engine.errors import IllegalActionError
 from engine.hand import Hand
 from engine.values import Action
 
-__all__ = ["BehindBet", "Seat"]
+__all__ = ["BehindBet", "Seat", "paired_bet"]
 
 
 class BehindBet:
@@ -43,3 +44,32 @@ class Seat:
         #: The action chosen before the seat's turn came (`Round.preselect`), carried out
         #: when it comes; None when there is none.
         self.preselected: Action | None = None
+
+
+def paired_bet(current: int, asked: int, free: Chips | None, step: int = 1) -> int:
+    """The bet both seats of one account carry once one of them is changed from
+    ``current`` to ``asked`` (RULES.md §2), ``free`` being the chips beyond the bets
+    placed (None: unlimited).
+
+    The asked bet goes on both when the balance allows it (a lower bet always does);
+    otherwise the total, ``current + asked``, is split evenly, which costs exactly what
+    raising the one seat would. The half is rounded down to whole chips, or to a multiple
+    of ``step`` for a table with one; what that leaves stays in the balance. It lies
+    between ``current`` and ``asked``, so it keeps any table limit both keep. A raise
+    the balance cannot cover on one seat, or whose half rounds down to ``current``, is
+    refused.
+
+    >>> paired_bet(10, 30, None), paired_bet(10, 30, 40), paired_bet(10, 30, 20)
+    (30, 30, 20)
+    >>> paired_bet(10, 25, 20), paired_bet(20, 50, 30, step=10), paired_bet(30, 10, 0)
+    (17, 30, 10)
+    """
+    raise_by = asked - current
+    if free is None or 2 * raise_by <= free:
+        return asked
+    if raise_by > free:
+        raise IllegalActionError("that bet is more than your balance")
+    half = (current + asked) // 2 // step * step
+    if half <= current:
+        raise IllegalActionError("your balance does not cover raising both your seats")
+    return half

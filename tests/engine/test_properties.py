@@ -9,6 +9,7 @@ then a seat whose turn is still to come pre-selects (or clears) its first decisi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import defaultdict
@@ -195,6 +196,16 @@ def random_table(data: st.DataObject) -> Table:
     }
     for kind, bet in bets:
         place[kind](**bet)
+    if data.draw(st.booleans(), label="raise a seat bet"):
+        # A raise (only: a lower bet would hand chips back before the round settles). An
+        # account on two seats raises both, or splits the total evenly between them.
+        number = data.draw(st.sampled_from(numbers), label="raised seat")
+        owner = seat_owner[number]
+        asked = seat_bet[owner] + data.draw(st.integers(1, 20), label="raise")
+        with contextlib.suppress(IllegalActionError):
+            rnd.change_bet(seat=number, amount=asked, owner=owner)
+        held = [seat.bet for seat in rnd.seats if seat.owner == owner]
+        assert len(set(held)) == 1 and seat_bet[owner] <= held[0] <= asked
     return Table(rnd, owners, before, seed)
 
 

@@ -278,3 +278,83 @@ def test_a_bet_behind_that_cannot_follow_a_resplit_rides_only_on_the_hands_it_fo
         rnd.apply(Action.STAND)
     assert behind_settlements(rnd) == [(0, 4, 8), (2, 4, 8)]
     assert balances == {"p1": 130, "b": 16}
+
+
+def test_one_account_on_two_seats_bets_the_same_on_both():
+    rnd = Round(DELUXE, Shoe.stacked("8s 9h 8d 7c"), balances={"p1": 100})
+    rnd.place_bet(seat=1, amount=10, owner="p1")
+    with pytest.raises(IllegalActionError, match="same bet: 10 chips"):
+        rnd.place_bet(seat=3, amount=30, owner="p1")
+    assert rnd.balances == {"p1": 90} and len(rnd.seats) == 1
+    rnd.place_bet(seat=3, amount=10, owner="p1")
+    assert [seat.bet for seat in rnd.seats] == [10, 10]
+
+
+def two_seats_of(balance: int, bet: int = BET) -> Round:
+    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c 8h 7c"), balances={"p1": balance})
+    rnd.place_bet(seat=1, amount=bet, owner="p1")
+    rnd.place_bet(seat=3, amount=bet, owner="p1")
+    return rnd
+
+
+def test_raising_one_seat_repeats_it_on_the_other_when_the_balance_allows():
+    rnd = two_seats_of(60)
+    rnd.change_bet(seat=3, amount=30, owner="p1")
+    assert [seat.bet for seat in rnd.seats] == [30, 30]
+    assert rnd.balances == {"p1": 0}
+
+
+def test_otherwise_the_raise_splits_the_total_evenly_between_the_two_seats():
+    # 10 + 30 = 40 in all: 20 on each, which costs the 20 raising one seat would.
+    rnd = two_seats_of(40)
+    rnd.change_bet(seat=1, amount=30, owner="p1")
+    assert [seat.bet for seat in rnd.seats] == [20, 20]
+    assert rnd.balances == {"p1": 0}
+    rnd.deal()
+    assert [hand.stake for seat in rnd.seats for hand in seat.hands] == [20, 20]
+
+
+def test_an_odd_total_splits_to_whole_chips_and_the_odd_chip_stays_in_the_balance():
+    rnd = two_seats_of(40)
+    rnd.change_bet(seat=1, amount=25, owner="p1")  # 35 in all: 17 each, 1 chip kept
+    assert [seat.bet for seat in rnd.seats] == [17, 17]
+    assert rnd.balances == {"p1": 6}
+
+
+def test_on_a_table_with_steps_the_even_split_rounds_down_to_a_step():
+    rnd = two_seats_of(90, bet=20)  # 50 free: 50 on both would take 60
+    rnd.change_bet(seat=1, amount=50, owner="p1", step=10)  # 70 in all: 35 → 30 each
+    assert [seat.bet for seat in rnd.seats] == [30, 30]
+    assert rnd.balances == {"p1": 30}
+    rnd = two_seats_of(50, bet=20)
+    with pytest.raises(IllegalActionError, match="raising both"):
+        rnd.change_bet(seat=1, amount=30, owner="p1", step=10)  # 50 in all: 25 → 20
+    assert [seat.bet for seat in rnd.seats] == [20, 20] and rnd.balances == {"p1": 10}
+
+
+def test_a_raise_the_balance_cannot_cover_even_on_one_seat_is_refused():
+    rnd = two_seats_of(30)
+    with pytest.raises(IllegalActionError, match="more than your balance"):
+        rnd.change_bet(seat=1, amount=25, owner="p1")  # 15 more; 10 free
+    assert [seat.bet for seat in rnd.seats] == [10, 10] and rnd.balances == {"p1": 10}
+
+
+def test_lowering_one_seat_lowers_both_and_gives_the_chips_back():
+    rnd = two_seats_of(100, bet=30)
+    rnd.change_bet(seat=3, amount=10, owner="p1")
+    assert [seat.bet for seat in rnd.seats] == [10, 10]
+    assert rnd.balances == {"p1": 80}
+
+
+def test_a_single_seat_changes_its_own_bet_only_before_the_deal():
+    rnd = Round(DELUXE, Shoe.stacked("10s 9h 8c 7c 9d 7d"), balances={"p1": 100, "p2": 100})
+    rnd.place_bet(seat=1, amount=10, owner="p1")
+    rnd.place_bet(seat=2, amount=10, owner="p2")
+    rnd.change_bet(seat=1, amount=40, owner="p1")
+    assert [seat.bet for seat in rnd.seats] == [40, 10]
+    assert rnd.balances == {"p1": 60, "p2": 90}
+    with pytest.raises(IllegalActionError, match="not yours"):
+        rnd.change_bet(seat=2, amount=20, owner="p1")
+    rnd.deal()
+    with pytest.raises(IllegalActionError, match="bets are closed"):
+        rnd.change_bet(seat=1, amount=20, owner="p1")
