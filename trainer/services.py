@@ -96,10 +96,11 @@ def _pending_drill(owner: Owner) -> Drill | None:
     ).first()
 
 
-def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
-    """Grade and record an answer; a replayed or foreign one is refused and records nothing."""
-    drill = answer_queries.issued_drill(owner=owner, drill_id=drill_id)
-    if drill is None:
+def drill_answer(*, owner: Owner, drill: Drill | None, action: str) -> Drill:
+    """Grade and record an answer to the drill it names, as read by
+    `answer_queries.answered_drill` (None: no such drill); a replayed or foreign one is
+    refused and records nothing."""
+    if drill is None or not owner.owns(drill):
         raise DrillRefused(_("That hand was not dealt to you."))
     if drill.answered_at is not None:
         raise DrillRefused(_("You have already answered that hand."))
@@ -124,7 +125,7 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
         "response_ms": int((now - drill.issued_at).total_seconds() * 1000),
     }
     # Checked again as the answer is stored: a racing twin may have got there first.
-    if not answer_queries.record_answer(drill_id=drill.pk, recorded=recorded):
+    if not answer_queries.record_answer(owner=owner, drill_id=drill.pk, recorded=recorded):
         raise DrillRefused(_("You have already answered that hand."))
     for field, value in recorded.items():
         setattr(drill, field, value)

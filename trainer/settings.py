@@ -124,6 +124,10 @@ _POOLED = _POSTGRESQL and env_bool("DJANGO_DB_POOL", True)
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DJANGO_CONN_MAX_AGE", 0 if _POOLED else 60)
 if _POSTGRESQL:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DJANGO_CONN_HEALTH_CHECKS", not _POOLED)
+    if env_bool("DJANGO_DB_PREPARED", True):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=env_int("DJANGO_DB_PREPARE_THRESHOLD", 5)
+        )
 if _POOLED:
     # Each of a gunicorn worker's threads (4, trainer/gunicorn.conf.py) holds at most one
     # connection at a time: with that many kept open, no request waits for one.
