@@ -83,11 +83,10 @@ def _pending_drill(owner: Owner) -> Drill | None:
     ).first()
 
 
-def drill_answer(*, owner: Owner, drill: Drill | None, action: str) -> Drill:
-    """Grade and record an answer to the drill it names, as read by
-    `answer_queries.answered_drill` (None: no such drill); a replayed or foreign one is
-    refused and records nothing."""
-    if drill is None or not owner.owns(drill):
+def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
+    """Grade and record an answer; a replayed or foreign one is refused and records nothing."""
+    drill = answer_queries.issued_drill(owner=owner, drill_id=drill_id)
+    if drill is None:
         raise DrillRefused(_("That hand was not dealt to you."))
     if drill.answered_at is not None:
         raise DrillRefused(_("You have already answered that hand."))

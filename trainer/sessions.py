@@ -2,10 +2,8 @@
 
 Every request a player makes reads their session, the drill answer included, and the ORM
 building the same ``SELECT`` each time cost about 0.2 ms of every such request (the
-answer has a load target: ``tests/benchmarks/bench_answer.py``). The drill answer goes
-further and reads the session in the statement that reads its drill
-(`trainer.answer_queries.answered_drill`). Reading is the only change; writing, expiry and
-``clearsessions`` are Django's own.
+answer has a load target: ``tests/benchmarks/bench_answer.py``). Reading is the only
+change; writing, expiry and ``clearsessions`` are Django's own.
 """
 
 from __future__ import annotations
@@ -34,17 +32,3 @@ class SessionStore(db.SessionStore):
             self._session_key = None
             return {}
         return self.decode(row[0])
-
-    @property
-    def is_loaded(self) -> bool:
-        """Whether the data has been read (or, without a key, started empty) already."""
-        return hasattr(self, "_session_cache")
-
-    def loaded_from(self, session_data: str | None) -> None:
-        """Take the data as another statement read it, as `load` would have: ``None`` means
-        no unexpired session has this key, and the session starts afresh."""
-        if session_data is None:
-            self._session_key = None
-            self._session_cache = {}
-        else:
-            self._session_cache = self.decode(session_data)

@@ -16,7 +16,7 @@ from django_htmx.middleware import HtmxDetails
 from engine.bots import NORMAL_CHART
 from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending
-from trainer import analyses, answer_queries, practice, selectors, services
+from trainer import analyses, practice, selectors, services
 from trainer.charts import ChartView
 from trainer.drill_view import DrillView
 from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
@@ -62,28 +62,25 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def drill(request: HtmxHttpRequest) -> HttpResponse:
     """A dealt decision to answer, then how the answer compares with the exact strategy."""
-    answering = request.method == "POST" and "deal" not in request.POST
-    form = AnswerForm(request.POST) if answering else None
-    answered_id: int | None = None
-    answered: Drill | None = None
-    if form is not None and form.is_valid():
-        answered_id = form.cleaned_data["drill"]
-        # Before anything reads the session: the drill is read in the same statement.
-        answered = answer_queries.answered_drill(session=request.session, drill_id=answered_id)
     owner = selectors.owner_of(request)
     chosen = settings_of(request)
     rules, notice = chosen.rules_in_force()
 
     error: str | None = None
     current = None
+    answered_id: int | None = None
     try:
-        if request.method == "POST" and not answering:
+        if request.method == "POST" and "deal" in request.POST:
             current = services.drill_issue(owner=owner, rules=rules, mode=chosen.mode)
-        elif form is not None:
-            if answered_id is not None:
+        elif request.method == "POST":
+            form = AnswerForm(request.POST)
+            if form.is_valid():
+                answered_id = form.cleaned_data["drill"]
                 try:
                     current = services.drill_answer(
-                        owner=owner, drill=answered, action=form.cleaned_data["action"]
+                        owner=owner,
+                        drill_id=form.cleaned_data["drill"],
+                        action=form.cleaned_data["action"],
                     )
                 except services.DrillRefused as refused:
                     error = str(refused)
@@ -101,6 +98,7 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     template = "trainer/drill.html"
     # An answer swaps only its own region (the cards stay put); a new deal, the drill; and so
     # does an answer to a hand no longer shown (dealt under rules that no longer hold).
+    answering = request.method == "POST" and "deal" not in request.POST
     same_hand = answered_id is None or answered_id == shown.id
     if partial:
         template += "#answer" if answering and same_hand else "#drill"
