@@ -31,6 +31,7 @@ __all__ = [
     "RoundVoided",
     "ShoeShuffled",
     "StakeSettled",
+    "dealer_cards",
     "seat_hands",
 ]
 
@@ -156,3 +157,24 @@ def seat_hands(events: Iterable[Event], seat: int) -> list[list[Card]]:
             first, second = hands[event.hand]
             hands[event.hand : event.hand + 1] = [[first], [second]]
     return hands
+
+
+def dealer_cards(events: Iterable[Event]) -> list[Card | None]:
+    """The dealer's cards as the table sees them, replayed from a round's public events:
+    the hole card is None (face down) until it is turned.
+
+    >>> from engine.cards import Card
+    >>> up, hole = Card("9", "h"), Card("7", "c")
+    >>> dealer_cards([CardDealt(DEALER, 0, up), CardDealt(DEALER, 0, None)]) == [up, None]
+    True
+    >>> dealer_cards([CardDealt(DEALER, 0, up), CardDealt(DEALER, 0, None),
+    ...               HoleCardRevealed(hole)]) == [up, hole]
+    True
+    """
+    cards: list[Card | None] = []
+    for event in events:
+        if isinstance(event, CardDealt) and event.seat == DEALER:
+            cards.append(event.card)
+        elif isinstance(event, HoleCardRevealed):
+            cards[1] = event.card
+    return cards

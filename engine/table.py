@@ -15,6 +15,9 @@ Turn(seat=2, hand=0, owner='player')
 >>> table.act("stand")   # the dealer turns 16 and busts with the 9h
 >>> table.balances, table.round.phase.value
 ({'player': 120, 'bot 1': 110}, 'settled')
+
+What a player may see of it is a `PublicTable` (`Table.public`): a value made of the seats,
+chips, cards face up and the round's public history, with no shoe and no hole card in it.
 """
 
 from __future__ import annotations
@@ -25,15 +28,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.bots import BOTS
+from engine.cards import CARDS, Card
 from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
-from engine.round import Phase, Round
+from engine.events import Event, StakeSettled, dealer_cards
+from engine.round import Phase, Round, Turn
 from engine.rules import Rules
 from engine.shoe import Shoe
 from engine.values import Action
 from engine.view import PlayerView
 
-__all__ = ["PLAYER", "TIERS", "BotSeat", "Limits", "Table", "bot_owner"]
+__all__ = [
+    "PLAYER",
+    "TIERS",
+    "BotSeat",
+    "Limits",
+    "PublicHand",
+    "PublicSeat",
+    "PublicTable",
+    "Table",
+    "bot_owner",
+]
 
 #: The owner name of the player's seat and chips.
 PLAYER = "player"
@@ -84,6 +99,88 @@ class Limits:
         if bet > balance:
             raise IllegalActionError("that bet is more than your balance")
         return bet
+
+
+@dataclass(frozen=True, slots=True)
+class PublicHand:
+    """A hand in the round, as everyone sees it: a seat's cards are all face up."""
+
+    cards: tuple[Card, ...]
+    stake: Chips
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    """A seat at the table: whose it is, their chips, and their hands in the round shown."""
+
+    number: int
+    #: `PLAYER`, or the bot's owner name (`bot_owner`).
+    owner: str
+    #: The bot's tier; None for the player's seat.
+    tier: str | None
+    balance: Chips
+    #: Left to right; none when the seat has no hand in the round shown (or none is dealt).
+    hands: tuple[PublicHand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicTable:
+    """What a player may see of a table: a value built by `Table.public`.
+
+    It is made only of public things — seats, chips, limits, the cards face up, the
+    round's history (where the face-down card has no identity) and what anyone may know
+    of the shoe (cards left, the cut card out) — so nothing built from it can show the
+    hole card before it is turned, or the shoe's order: no field can reach them.
+
+    >>> from engine.rules import EUROPEAN
+    >>> from engine.shoe import Shoe
+    >>> table = Table.new(EUROPEAN, shoe=Shoe.stacked("10s 9h 6d 7c 5s"))
+    >>> table.deal(10)
+    >>> public = table.public()
+    >>> [str(card) if card else "face down" for card in public.dealer]
+    ['9h', 'face down']
+    >>> public.legal, public.cards_left
+    ((<Action.HIT: 'hit'>, <Action.STAND: 'stand'>, <Action.DOUBLE: 'double'>), 1)
+    """
+
+    rules: Rules
+    limits: Limits
+    player_seat: int
+    #: Every seat taken at the table, by number.
+    seats: tuple[PublicSeat, ...]
+    #: The dealer's cards in the round shown; None is the hole card, face down.
+    dealer: tuple[Card | None, ...]
+    #: The round shown (in play, or the last one played); empty before the first deal.
+    history: tuple[Event, ...]
+    #: The round's phase, or None before the first deal.
+    phase: Phase | None
+    turn: Turn | None
+    #: The player's decision awaited, if any (the input of a hint, as of every bot).
+    decision: PlayerView | None
+    cards_left: int
+    #: The cut card has come out: the shoe is shuffled before the next round.
+    cut_card_out: bool
+
+    @property
+    def over(self) -> bool:
+        """No round is in play: none dealt yet, or the last one settled or void."""
+        return self.phase is None or self.phase in _OVER
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """The actions the player may take now (none unless a decision is theirs)."""
+        return self.decision.legal if self.decision is not None else ()
+
+    def net(self, owner: str) -> Chips:
+        """Chips the owner won (positive) or lost in the round shown, once settled."""
+        return sum(
+            (
+                event.returned - event.staked
+                for event in self.history
+                if isinstance(event, StakeSettled) and event.owner == owner
+            ),
+            start=0,
+        )
 
 
 class Table:
@@ -211,6 +308,43 @@ class Table:
         tiers = {bot.seat: BOTS[bot.tier] for bot in self.bots}
         while (turn := rnd.turn) is not None and turn.owner != PLAYER:
             rnd.apply(tiers[turn.seat](rnd.view()))
+
+    def public(self) -> PublicTable:
+        """What a player at this table may see now (see `PublicTable`)."""
+        rnd = self.round
+        in_round = {seat.number: seat for seat in rnd.seats} if rnd is not None else {}
+        tiers: dict[int, str | None] = {bot.seat: bot.tier for bot in self.bots}
+        tiers[self.player_seat] = None
+        seats = []
+        for number, tier in sorted(tiers.items()):
+            owner = PLAYER if tier is None else bot_owner(number)
+            hands = in_round[number].hands if number in in_round else []
+            seats.append(
+                PublicSeat(
+                    number=number,
+                    owner=owner,
+                    tier=tier,
+                    balance=self.balances.get(owner, 0),
+                    hands=tuple(
+                        PublicHand(tuple(CARDS[code] for code in hand.cards), hand.stake)
+                        for hand in hands
+                    ),
+                )
+            )
+        history = tuple(rnd.history()) if rnd is not None else ()
+        return PublicTable(
+            rules=self.rules,
+            limits=self.limits,
+            player_seat=self.player_seat,
+            seats=tuple(seats),
+            dealer=tuple(dealer_cards(history)),
+            history=history,
+            phase=rnd.phase if rnd is not None else None,
+            turn=rnd.turn if rnd is not None else None,
+            decision=self.view() if self.players_turn else None,
+            cards_left=self.shoe.remaining,
+            cut_card_out=self.shoe.cut_card_out,
+        )
 
     # State -----------------------------------------------------------------------------
 

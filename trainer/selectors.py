@@ -22,9 +22,10 @@ from engine.drills import Situation
 from engine.errors import EngineError
 from engine.rules import PRESETS, Rules, preset
 from engine.strategy import Strategy, strategy_for
-from engine.table import Table
+from engine.table import PublicTable
 from trainer.models import Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
+from trainer.practice_table import TableSnapshot
 
 # Whose data a request sees ---------------------------------------------------------------
 
@@ -203,12 +204,18 @@ def practice_sessions(owner: Owner, limit: int = 10) -> list[PracticeSession]:
     return list(sessions[:limit])
 
 
+def practice_table(owner: Owner, session_id: int) -> TableSnapshot:
+    """One of the owner's practice tables, its state parsed once (a 404 if not theirs)."""
+    return TableSnapshot.of(practice_session(owner, session_id))
+
+
 @dataclass(frozen=True)
 class TableOnShow:
     """A practice table with all that its page shows beyond the session's row."""
 
     session: PracticeSession
-    table: Table
+    #: What the player may see of the table: never the shoe, nor the hole card unturned.
+    table: PublicTable
     rounds_dealt: int
     #: Coach mode: the decision held back (the latest recorded at this table).
     held: Drill | None
@@ -216,14 +223,19 @@ class TableOnShow:
     hint_bot: Bot | None
 
 
-def table_on_show(session: PracticeSession) -> TableOnShow:
+def table_on_show(session: PracticeSession, table: PublicTable | None = None) -> TableOnShow:
     """The table page's reads: the rounds dealt, and the held-back decision or the hint's
-    bot (its strategy read from the analyses' store) when there is one to show."""
-    table = Table.from_json(session.state)
+    bot (its strategy read from the analyses' store) when there is one to show.
+
+    ``table`` is the session's table as a change just left it (`trainer.practice`); without
+    it the session's stored table is read.
+    """
+    if table is None:
+        table = TableSnapshot.of(session).table
     held = None
     if session.held_action:
         held = Drill.objects.filter(practice_round__session=session).order_by("-pk").first()
-    hinted = session.hints and table.players_turn and table.round is not None
+    hinted = session.hints and table.decision is not None
     return TableOnShow(
         session=session,
         table=table,
@@ -239,6 +251,8 @@ class SessionRecord:
     with its round), and its totals (see `session_totals`)."""
 
     session: PracticeSession
+    #: Its table as a player may see it: the seats, and the rules.
+    table: PublicTable
     rounds: list[PracticeRound]
     decisions: list[Drill]
     totals: dict[str, Any]
@@ -251,6 +265,7 @@ def session_record(session: PracticeSession) -> SessionRecord:
     )
     return SessionRecord(
         session=session,
+        table=TableSnapshot.of(session).table,
         rounds=list(session.rounds.all()),
         decisions=list(decisions.order_by("pk")),
         totals=session_totals(session),

@@ -11,7 +11,6 @@ from django.utils.functional import Promise
 from engine.cards import Card
 from engine.events import Event, StakeSettled, seat_hands
 from engine.round_codec import history_from_json
-from engine.table import Table
 from engine.values import Action
 from trainer.drill_view import CardFace
 from trainer.models import Drill
@@ -89,8 +88,7 @@ class SessionSummary:
     @classmethod
     def of(cls, record: SessionRecord) -> SessionSummary:
         """The session as read (`trainer.selectors.session_record`), built without a query."""
-        session = record.session
-        table = Table.from_json(session.state)
+        session, table = record.session, record.table
         names = seat_names(table)
         decisions: dict[int, list[Decision]] = {}
         by_cost = []

@@ -1,12 +1,13 @@
 """A practice table as the page shows it, built only from what a player may see.
 
-Seats' cards are all face up; the dealer's cards are read from the round's public history,
-where the hole card has no identity until it is turned — so nothing here can show the hole
-card early, and the shoe is never read at all.
+It is built from the engine's `PublicTable`, which holds no shoe and no hole card before
+it is turned (the round's public history gives the face-down card no identity) — so
+nothing here can show the hole card early, or the shoe's order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -14,7 +15,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from engine.cards import CARDS, Card
+from engine import events
+from engine.cards import Card
 from engine.events import (
     ActionTaken,
     CardDealt,
@@ -28,13 +30,12 @@ from engine.events import (
     StakeSettled,
 )
 from engine.hand import hand_value
-from engine.round import Phase
-from engine.table import PLAYER, Table, bot_owner
+from engine.table import PLAYER, PublicTable
 from engine.values import Action
 from trainer.bidi import ltr, signed
 from trainer.drill_view import ACTION_BUTTONS, CardFace
 from trainer.models import Drill
-from trainer.practice import CHIPS
+from trainer.practice_table import CHIPS
 from trainer.selectors import TableOnShow
 
 TIER_LABELS: dict[str, Promise] = {
@@ -145,28 +146,24 @@ class TableView:
         """The table as read (`trainer.selectors.table_on_show`), built without a query;
         history lines from index ``seen`` on are marked as new."""
         session, table = shown.session, shown.table
-        rnd = table.round
-        history: list[Event] = rnd.history() if rnd is not None else []
+        history = list(table.history)
         names = seat_names(table)
-        awaiting = table.players_turn
+        decision = table.decision
         choices: tuple[Choice, ...] = ()
         hint = None
-        if awaiting and rnd is not None:
-            choices = tuple(
-                Choice(action.value, *BUTTONS[action]) for action in rnd.legal_actions()
-            )
+        if decision is not None:
+            choices = tuple(Choice(action.value, *BUTTONS[action]) for action in decision.legal)
             if shown.hint_bot is not None:
-                best = shown.hint_bot(table.view())
+                best = shown.hint_bot(decision)
                 hint = Choice(best.value, *BUTTONS[best])
-        dealer, dealer_total = dealer_cards(history)
-        over = rnd is None or rnd.phase in (Phase.SETTLED, Phase.VOIDED)
+        dealer, dealer_total = _dealer_faces(table.dealer)
         lines = history_lines(history, names)
         start = len(lines) if seen is None else max(0, min(seen, len(lines)))
         return cls(
             id=session.pk,
             version=session.version,
             rules_label=table.rules.label,
-            stage="betting" if over else ("playing" if awaiting else "dealer"),
+            stage="betting" if table.over else ("playing" if decision is not None else "dealer"),
             round_number=shown.rounds_dealt,
             seats=_seats(table, names, history),
             dealer=dealer,
@@ -187,58 +184,56 @@ class TableView:
             held=_held(shown.held) if shown.held is not None else None,
             hints=session.hints,
             coach=session.coach,
-            last_net=int(rnd.net(PLAYER)) if rnd is not None and over else None,
-            can_deal=over and session.ended_at is None and session.next_bet > 0,
+            last_net=int(table.net(PLAYER)) if table.phase is not None and table.over else None,
+            can_deal=table.over and session.ended_at is None and session.next_bet > 0,
             ended=session.ended_at is not None,
         )
 
 
-def seat_names(table: Table) -> dict[int, str]:
-    names = {bot.seat: str(TIER_LABELS[bot.tier]) for bot in table.bots}
-    names[table.player_seat] = _("You")
-    return names
+def seat_names(table: PublicTable) -> dict[int, str]:
+    return {
+        seat.number: _("You") if seat.tier is None else str(TIER_LABELS[seat.tier])
+        for seat in table.seats
+    }
 
 
-def _seats(table: Table, names: dict[int, str], history: list[Event]) -> tuple[SeatPicture, ...]:
+def _seats(
+    table: PublicTable, names: dict[int, str], history: list[Event]
+) -> tuple[SeatPicture, ...]:
     """Every seat at the table, with its hands in the round (seats' cards are face up)."""
-    rnd = table.round
     results: dict[tuple[int, int | None], StakeSettled] = {
         (event.seat, event.hand): event
         for event in history
         if isinstance(event, StakeSettled) and event.kind == "hand"
     }
-    turn = rnd.turn if rnd is not None else None
-    in_round = {seat.number: seat for seat in rnd.seats} if rnd is not None else {}
+    turn = table.turn
     pictures = []
-    for number in sorted(names):
-        owner = PLAYER if number == table.player_seat else bot_owner(number)
+    for seat in table.seats:
         hands: list[HandPicture] = []
-        if number in in_round:
-            for index, hand in enumerate(in_round[number].hands):
-                cards = [CARDS[code] for code in hand.cards]
-                value = hand_value(cards)
-                settled = results.get((number, index))
-                hands.append(
-                    HandPicture(
-                        cards=tuple(CardFace.of(card) for card in cards),
-                        total=value.total,
-                        soft=value.soft,
-                        stake=int(hand.stake),
-                        active=turn is not None
-                        and turn.seat == number
-                        and turn.hand == index
-                        and owner == PLAYER,
-                        result=RESULT_LABELS.get(settled.result) if settled else None,
-                        net=int(settled.returned - settled.staked) if settled else None,
-                        units=_units(settled.units) if settled else None,
-                    )
+        for index, hand in enumerate(seat.hands):
+            value = hand_value(hand.cards)
+            settled = results.get((seat.number, index))
+            hands.append(
+                HandPicture(
+                    cards=tuple(CardFace.of(card) for card in hand.cards),
+                    total=value.total,
+                    soft=value.soft,
+                    stake=int(hand.stake),
+                    active=turn is not None
+                    and turn.seat == seat.number
+                    and turn.hand == index
+                    and seat.owner == PLAYER,
+                    result=RESULT_LABELS.get(settled.result) if settled else None,
+                    net=int(settled.returned - settled.staked) if settled else None,
+                    units=_units(settled.units) if settled else None,
                 )
+            )
         pictures.append(
             SeatPicture(
-                number=number,
-                who=names[number],
-                is_player=owner == PLAYER,
-                balance=int(table.balances.get(owner, 0)),
+                number=seat.number,
+                who=names[seat.number],
+                is_player=seat.owner == PLAYER,
+                balance=int(seat.balance),
                 hands=tuple(hands),
             )
         )
@@ -246,13 +241,14 @@ def _seats(table: Table, names: dict[int, str], history: list[Event]) -> tuple[S
 
 
 def dealer_cards(history: list[Event]) -> tuple[tuple[CardFace | None, ...], int | None]:
-    """The dealer's cards as the table sees them: the hole card face down until turned."""
-    cards: list[Card | None] = []
-    for event in history:
-        if isinstance(event, CardDealt) and event.seat == 0:
-            cards.append(event.card)
-        elif isinstance(event, HoleCardRevealed):
-            cards[1] = event.card
+    """The dealer's cards as a round's history shows them: the hole card face down until
+    turned; and their total once all are face up."""
+    return _dealer_faces(events.dealer_cards(history))
+
+
+def _dealer_faces(
+    cards: Sequence[Card | None],
+) -> tuple[tuple[CardFace | None, ...], int | None]:
     seen = [card for card in cards if card is not None]
     total = hand_value(seen).total if seen and None not in cards else None
     return tuple(None if card is None else CardFace.of(card) for card in cards), total

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -22,6 +22,7 @@ from trainer.drill_view import DrillView
 from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
 from trainer.models import Drill
 from trainer.owners import Owner
+from trainer.practice_table import TableSnapshot
 from trainer.preferences import (
     DrillSettings,
     SettingsForm,
@@ -258,9 +259,11 @@ def practice_start(request: HtmxHttpRequest) -> HttpResponse:
 def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The practice table: bets, the player's decisions, the bots and the dealer."""
     owner = selectors.owner_of(request)
-    session = selectors.practice_session(owner, session_id)
     error: str | None = None
     seen: int | None = None
+    # The table as a change left it, or as a refused one found it: shown without reading
+    # it again.
+    shown: TableSnapshot | None = None
     if request.method == "POST":
         form = TableForm(request.POST)
         if not form.is_valid():
@@ -268,43 +271,48 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         else:
             seen = form.cleaned_data["seen"]
             try:
-                _table_request(owner, session.pk, form.cleaned_data)
+                shown = _table_request(owner, session_id, form.cleaned_data)
+            except practice.TableNotYours:
+                raise Http404("no such practice table") from None
             except practice.TableMoved as moved:
-                error, seen = str(moved), None
+                error, seen, shown = str(moved), None, moved.shown
             except practice.TableRefused as refused:
-                error = str(refused)
+                error, shown = str(refused), refused.shown
             else:
                 if form.cleaned_data["op"] == "end":
-                    summary = reverse("trainer:practice-summary", args=[session.pk])
+                    summary = reverse("trainer:practice-summary", args=[session_id])
                     return (
                         HttpResponseClientRedirect(summary) if request.htmx else redirect(summary)
                     )
         if not request.htmx and error is None:
-            return redirect("trainer:table", session_id=session.pk)  # POST/redirect/GET
-        session.refresh_from_db()
+            return redirect("trainer:table", session_id=session_id)  # POST/redirect/GET
+    if shown is None:
+        shown = selectors.practice_table(owner, session_id)  # a 404 if not theirs
     template = "trainer/table.html"
     if request.htmx and not request.htmx.history_restore_request:
         template += "#table"
-    context = {"table": TableView.of(selectors.table_on_show(session), seen=seen), "error": error}
+    on_show = selectors.table_on_show(shown.session, shown.table)
+    context = {"table": TableView.of(on_show, seen=seen), "error": error}
     return render(request, template, context, status=400 if error and not request.htmx else 200)
 
 
-def _table_request(owner: Owner, session_id: int, data: dict[str, Any]) -> None:
+def _table_request(owner: Owner, session_id: int, data: dict[str, Any]) -> TableSnapshot:
     version = data["version"]
     op = data["op"]
     if op in ("chip", "clear"):
         chip = data["chip"] if op == "chip" else None
-        practice.practice_chip(owner=owner, session_id=session_id, version=version, chip=chip)
-    elif op == "deal":
-        practice.practice_deal(owner=owner, session_id=session_id, version=version)
-    elif op == "act":
-        practice.practice_act(
+        return practice.practice_chip(
+            owner=owner, session_id=session_id, version=version, chip=chip
+        )
+    if op == "deal":
+        return practice.practice_deal(owner=owner, session_id=session_id, version=version)
+    if op == "act":
+        return practice.practice_act(
             owner=owner, session_id=session_id, version=version, action=data["action"]
         )
-    elif op == "take_back":
-        practice.practice_take_back(owner=owner, session_id=session_id, version=version)
-    else:
-        practice.practice_end(owner=owner, session_id=session_id, version=version)
+    if op == "take_back":
+        return practice.practice_take_back(owner=owner, session_id=session_id, version=version)
+    return practice.practice_end(owner=owner, session_id=session_id, version=version)
 
 
 @require_POST
@@ -312,15 +320,19 @@ def _table_request(owner: Owner, session_id: int, data: dict[str, Any]) -> None:
 def table_options(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Hints and coach mode on or off (they change nothing in the game)."""
     owner = selectors.owner_of(request)
-    session = selectors.practice_session(owner, session_id)
     form = TableOptionsForm(request.POST)
     form.is_valid()  # two optional booleans: always valid
-    practice.practice_options(owner=owner, session_id=session.pk, **form.cleaned_data)
+    try:
+        practice.practice_options(owner=owner, session_id=session_id, **form.cleaned_data)
+    except practice.TableNotYours:
+        raise Http404("no such practice table") from None
     if request.htmx:
-        session.refresh_from_db()
-        context = {"table": TableView.of(selectors.table_on_show(session)), "error": None}
-        return render(request, "trainer/table.html#table", context)
-    return redirect("trainer:table", session_id=session.pk)
+        shown = selectors.practice_table(owner, session_id)
+        on_show = selectors.table_on_show(shown.session, shown.table)
+        return render(
+            request, "trainer/table.html#table", {"table": TableView.of(on_show), "error": None}
+        )
+    return redirect("trainer:table", session_id=session_id)
 
 
 @require_GET

@@ -8,8 +8,10 @@ from that order and RULES.md §1 (a comment says how), never copied from a run.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -36,9 +38,20 @@ from engine import (
     Shoe,
     StateError,
 )
-from engine.round import Turn
+from engine.hand import Hand
+from engine.round import Round, Turn
+from engine.seat import Seat
 from engine.strategy import strategy_for
-from engine.table import PLAYER, BotSeat, Limits, Table, bot_owner
+from engine.table import (
+    PLAYER,
+    BotSeat,
+    Limits,
+    PublicHand,
+    PublicSeat,
+    PublicTable,
+    Table,
+    bot_owner,
+)
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
     Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER,
@@ -947,3 +960,96 @@ def test_the_hole_card_is_never_shown_while_the_player_decides(
         assert table.round is not None
         revealed = [e.card for e in table.round.history() if isinstance(e, HoleCardRevealed)]
         assert revealed == [CARDS[table.round.dealer.cards[1]]]
+
+
+# What a player may see: the public view -------------------------------------------------
+
+
+def with_unseen_cards_replaced(table: Table, data: st.DataObject) -> Table:
+    """The same table with every card no player has seen replaced by any card at all: the
+    shoe's cards not yet dealt and, while it is face down, the hole card."""
+    state = table.to_json()
+    shoe = state["round"]["shoe"] if "round" in state else state["shoe"]
+    undealt = len(shoe["cards"]) - shoe["position"]
+    codes = st.integers(0, len(CARDS) - 1)
+    if undealt:
+        shoe["cards"][shoe["position"] :] = data.draw(
+            st.lists(codes, min_size=undealt, max_size=undealt), label="other undealt cards"
+        )
+    rnd = table.round
+    if rnd is not None and not any(isinstance(e, HoleCardRevealed) for e in rnd.history()):
+        state["round"]["dealer"][1] = data.draw(codes, label="other hole card")
+    return Table.from_json(state)
+
+
+def reachable(value: object) -> Iterator[object]:
+    """Every object reachable from a value through its fields and containers."""
+    yield value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from reachable(getattr(value, field.name))
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        for item in value:
+            yield from reachable(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from reachable(key)
+            yield from reachable(item)
+
+
+def assert_public_shows_only_the_seen(table: Table, data: st.DataObject) -> None:
+    public = table.public()
+    assert with_unseen_cards_replaced(table, data).public() == public
+    assert not [part for part in reachable(public) if isinstance(part, SECRET_KEEPERS)]
+    rnd = table.round
+    if rnd is not None:
+        assert public.dealer[0] == CARDS[rnd.dealer.cards[0]]
+        turned = any(isinstance(e, HoleCardRevealed) for e in rnd.history())
+        assert (public.dealer[1] is None) is not turned
+
+
+#: What holds the shoe or the hole card: none of these may be reachable from a public view.
+SECRET_KEEPERS = (Shoe, Round, Table, Hand, Seat)
+
+
+@PROPERTY
+@given(st.data())
+def test_the_public_view_is_the_same_whatever_the_unseen_cards_are(data: st.DataObject) -> None:
+    """At every point of random rounds — between rounds, at each decision, after the
+    dealer, after a void — what a player may see depends on no card they have not seen:
+    not the shoe's order, not the hole card before it is turned."""
+    table = random_session(data).table
+    assert_public_shows_only_the_seen(table, data)
+    for _ in range(data.draw(st.integers(1, 4), label="rounds")):
+        bet = random_bet(data, table)
+        if bet is None:
+            break
+        table.deal(bet)
+        assert_public_shows_only_the_seen(table, data)
+        while table.players_turn:
+            assert table.round is not None
+            if data.draw(st.integers(0, 9), label="void now") == 0:
+                table.round.void("the table closed")
+            else:
+                table.act(random_action(data, table))
+            assert_public_shows_only_the_seen(table, data)
+
+
+def field_types(kind: Any, seen: set[Any]) -> Iterator[Any]:
+    """Every type a field of ``kind`` may hold, through its fields, unions and generics."""
+    if kind in seen:
+        return
+    seen.add(kind)
+    yield kind
+    for arg in typing.get_args(kind):
+        yield from field_types(arg, seen)
+    if dataclasses.is_dataclass(kind) and isinstance(kind, type):
+        for hint in typing.get_type_hints(kind).values():
+            yield from field_types(hint, seen)
+
+
+def test_no_field_of_the_public_view_can_hold_the_shoe_or_the_round() -> None:
+    kinds = set(field_types(PublicTable, set()))
+    assert {PublicSeat, PublicHand, PlayerView, Card, CardDealt} <= kinds  # it looks deep
+    assert not [kind for kind in kinds if isinstance(kind, type) and kind in SECRET_KEEPERS]
+    assert object not in kinds and Any not in kinds  # nothing that could hold anything

@@ -45,6 +45,7 @@ from trainer.practice import (
     practice_start,
     practice_take_back,
 )
+from trainer.practice_table import TableSnapshot
 from trainer.selectors import session_totals
 
 LEDGER = settings(
@@ -373,10 +374,16 @@ def test_two_deals_at_once_deal_one_round_and_show_the_other_the_table(
         )
         assert unexpected(outcomes) == []
         assert sorted(type(outcome).__name__ for outcome in outcomes) == [
-            "NoneType",
             "TableMoved",
+            "TableSnapshot",
         ]
         assert fresh(session_id).version == 1
+        # Both are shown the table as the one deal left it: the loser read it after the
+        # winner's commit, under the lock.
+        for outcome in outcomes:
+            shown = outcome.shown if isinstance(outcome, TableMoved) else outcome
+            assert isinstance(shown, TableSnapshot)
+            assert (shown.session.version, shown.table.phase) == (1, "player_turns")
         assert PracticeRound.objects.filter(session_id=session_id).count() == 1
         assert fresh(session_id).balance == 990  # one bet of 10 on the felt
 
@@ -403,7 +410,7 @@ def test_a_new_table_racing_a_deal_leaves_one_table_open(together: Together) -> 
         assert unexpected([dealt, started]) == []
         (still_open,) = open_tables(owner)
         if still_open == old:  # the deal came first
-            assert dealt is None and isinstance(started, TableRefused)
+            assert isinstance(dealt, TableSnapshot) and isinstance(started, TableRefused)
             assert fresh(old).rounds.count() == 1
         else:
             assert isinstance(started, PracticeSession) and started.pk == still_open
