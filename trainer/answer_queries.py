@@ -58,7 +58,7 @@ def record_answer(*, owner: Owner, drill_id: int, recorded: dict[str, Any]) -> b
         return bool(cursor.rowcount == 1)
 
 
-def _whose(owner: Owner) -> tuple[str, list[object]]:
+def _whose(owner: Owner) -> tuple[str, list[int | str]]:
     """The condition (and its parameters) that `Owner.filter` puts on the ORM's queries."""
     if owner.user_id is not None:
         return "user_id = %s", [owner.user_id]
