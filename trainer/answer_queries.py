@@ -25,20 +25,17 @@ _ISSUED_COLUMNS = "id, rules_name, rules, cards, up, issued_at, answered_at"
 def issued_drill(*, owner: Owner, drill_id: int) -> Drill | None:
     """The drill with this id if it was dealt to this owner as a drill, else None."""
     table = connections[router.db_for_read(Drill)].ops.quote_name(Drill._meta.db_table)
-    params: list[object]
-    if owner.user_id is not None:
-        whose, params = "user_id = %s", [owner.user_id]
-    else:
-        whose, params = "user_id IS NULL AND guest_token = %s", [owner.guest_token]
+    whose, whom = _whose(owner)
     found = Drill.objects.raw(
         f"SELECT {_ISSUED_COLUMNS} FROM {table} WHERE id = %s AND source = %s AND {whose}",
-        [drill_id, Drill.Source.DRILL, *params],
+        [drill_id, Drill.Source.DRILL, *whom],
     )
     return next(iter(found), None)
 
 
-def record_answer(*, drill_id: int, recorded: dict[str, Any]) -> bool:
-    """Store an answer's fields unless the drill has one already; whether they were stored.
+def record_answer(*, owner: Owner, drill_id: int, recorded: dict[str, Any]) -> bool:
+    """Store an answer's fields unless the drill has one already (or is not this owner's);
+    whether they were stored.
 
     The one conditional ``UPDATE`` is what makes an answer count once: of two racing
     answers (a double click, a replay) exactly one finds the drill unanswered.
@@ -51,13 +48,21 @@ def record_answer(*, drill_id: int, recorded: dict[str, Any]) -> bool:
         field.get_db_prep_save(value, connection)
         for field, value in zip(fields, recorded.values(), strict=True)
     ]
+    whose, whom = _whose(owner)
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {quote(Drill._meta.db_table)} SET {assignments} "
-            "WHERE id = %s AND answered_at IS NULL",
-            [*values, drill_id],
+            f"WHERE id = %s AND {whose} AND answered_at IS NULL",
+            [*values, drill_id, *whom],
         )
         return bool(cursor.rowcount == 1)
+
+
+def _whose(owner: Owner) -> tuple[str, list[int | str]]:
+    """The condition (and its parameters) that `Owner.filter` puts on the ORM's queries."""
+    if owner.user_id is not None:
+        return "user_id = %s", [owner.user_id]
+    return "user_id IS NULL AND guest_token = %s", [owner.guest_token]
 
 
 def _column_field(name: str) -> Field[Any, Any]:

@@ -111,7 +111,7 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
         "response_ms": int((now - drill.issued_at).total_seconds() * 1000),
     }
     # Checked again as the answer is stored: a racing twin may have got there first.
-    if not answer_queries.record_answer(drill_id=drill.pk, recorded=recorded):
+    if not answer_queries.record_answer(owner=owner, drill_id=drill.pk, recorded=recorded):
         raise DrillRefused(_("You have already answered that hand."))
     for field, value in recorded.items():
         setattr(drill, field, value)

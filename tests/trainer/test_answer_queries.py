@@ -60,10 +60,20 @@ def test_an_answer_is_stored_once_with_its_values_as_the_orm_would_store_them() 
     drill = drill_for(GUEST)
     answered_at = drill.issued_at + timedelta(seconds=2)
     first = {"answered_at": answered_at, "action": "stand", "ev_lost": Decimal("0.012345")}
-    assert record_answer(drill_id=drill.pk, recorded=first)
+    assert record_answer(owner=GUEST, drill_id=drill.pk, recorded=first)
     second = {"answered_at": timezone.now(), "action": "hit", "ev_lost": Decimal("0")}
-    assert not record_answer(drill_id=drill.pk, recorded=second)
+    assert not record_answer(owner=GUEST, drill_id=drill.pk, recorded=second)
     drill.refresh_from_db()
     assert (drill.answered_at, drill.action, drill.ev_lost) == (
         answered_at, "stand", Decimal("0.012345")
     )  # fmt: skip
+
+
+def test_an_answer_is_not_stored_for_anyone_else() -> None:
+    user = get_user_model().objects.create_user("ann", password="pw-123456!")
+    answer = {"answered_at": timezone.now(), "action": "stand"}
+    guests = drill_for(GUEST)
+    for stranger in (Owner(None, "guest-b"), Owner(user.pk, ""), Owner(None, "")):
+        assert not record_answer(owner=stranger, drill_id=guests.pk, recorded=answer)
+    guests.refresh_from_db()
+    assert guests.answered_at is None

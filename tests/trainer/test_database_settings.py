@@ -55,9 +55,21 @@ def test_postgresql_connections_come_from_a_pool_without_a_check_per_request() -
     assert database["CONN_HEALTH_CHECKS"] is False
 
 
+def test_postgresql_statements_are_prepared_unless_turned_off() -> None:
+    # Planned once per pooled connection, not once per request; a transaction-mode
+    # PgBouncer before 1.21 cannot keep them.
+    prepared = _database(DATABASE_URL=POSTGRES)["OPTIONS"]
+    assert isinstance(prepared, dict)
+    assert (prepared["server_side_binding"], prepared["prepare_threshold"]) == (True, 5)
+
+    unprepared = _database(DATABASE_URL=POSTGRES, DJANGO_DB_PREPARED="0")["OPTIONS"]
+    assert isinstance(unprepared, dict)
+    assert "server_side_binding" not in unprepared and "prepare_threshold" not in unprepared
+
+
 def test_the_pool_size_and_the_pool_itself_are_settings() -> None:
     sized = _database(DATABASE_URL=POSTGRES, DJANGO_DB_POOL_SIZE="8")
-    assert sized["OPTIONS"] == {"pool": {"min_size": 8, "max_size": 8}}
+    assert sized["OPTIONS"]["pool"] == {"min_size": 8, "max_size": 8}  # type: ignore[index]
 
     unpooled = _database(DATABASE_URL=POSTGRES, DJANGO_DB_POOL="0")
     assert "pool" not in unpooled.get("OPTIONS", {})  # type: ignore[operator]
@@ -68,7 +80,9 @@ def test_the_pool_size_and_the_pool_itself_are_settings() -> None:
 def test_options_from_the_database_url_are_kept_beside_the_pool() -> None:
     database = _database(DATABASE_URL=f"{POSTGRES}?sslmode=require")
 
-    assert database["OPTIONS"] == {"sslmode": "require", "pool": {"min_size": 4, "max_size": 4}}
+    options = database["OPTIONS"]
+    assert isinstance(options, dict)
+    assert (options["sslmode"], options["pool"]) == ("require", {"min_size": 4, "max_size": 4})
 
 
 def test_sqlite_keeps_its_persistent_connection() -> None:
