@@ -4,6 +4,7 @@ short-balance fallbacks, burn, pair bets, bets behind, seats, void and timeouts.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -16,8 +17,10 @@ from engine import (
     IllegalActionError,
     Phase,
     Round,
+    RoundVoided,
     Shoe,
     ShoeShuffled,
+    StakeSettled,
 )
 
 BET = 10
@@ -279,3 +282,66 @@ def test_a_bet_behind_that_cannot_follow_a_resplit_rides_only_on_the_hands_it_fo
         rnd.apply(Action.STAND)
     assert behind_settlements(rnd) == [(0, 4, 8), (2, 4, 8)]
     assert balances == {"p1": 130, "b": 16}
+
+
+def test_a_void_settles_every_stake_as_void_at_its_seat_and_hand():
+    # p1 insures against the ace (no natural under it), splits 8,8 (hand 0: 8s 3h); b
+    # has a pair bet and a bet behind that follows the split. Then the round is voided.
+    bets = [
+        lambda r: r.place_pair_bet(seat=1, amount=5, owner="b"),
+        lambda r: r.place_bet_behind(seat=1, amount=7, owner="b", follow_split=True),
+    ]
+    rnd = dealt("8s Ah 8d 7c 3h", bets=bets)
+    rnd.apply(Action.INSURE)
+    rnd.apply(Action.SPLIT)
+    events = rnd.void("internal error")
+
+    def void(hand: int | None, owner: str, kind: str, stake: int) -> StakeSettled:
+        return StakeSettled(1, hand, owner, kind, "void", stake, stake, Fraction(0))
+
+    refunds = [
+        void(0, "p1", "hand", 10),
+        void(0, "b", "behind", 7),
+        void(1, "p1", "hand", 10),
+        void(1, "b", "behind", 7),
+        void(None, "p1", "insurance", 5),
+        void(None, "b", "pair", 5),
+    ]
+    assert events == [RoundVoided("internal error"), *refunds]
+    assert list(rnd.outcome().settlements) == refunds
+    assert rnd.legal_actions() == ()
+
+
+@pytest.mark.parametrize("over", ["settled", "voided"])
+def test_a_round_that_is_over_cannot_be_voided(over):
+    rnd = dealt("10s 9h 9d 7c 2s")
+    if over == "settled":
+        rnd.apply(Action.STAND)
+    else:
+        rnd.void("internal error")
+    before = rnd.to_json()
+    with pytest.raises(IllegalActionError, match="^the round is already over$"):
+        rnd.void("again")
+    assert rnd.to_json() == before
+
+
+@pytest.mark.parametrize(
+    ("cards", "taken"),
+    [("2s 9h 9d 7c 10s Ks", "hit"), ("3s 9h 9d 7c 2s", "stand")],  # 11 hits; 12 stands
+)
+def test_a_timed_out_player_hits_at_eleven_and_stands_at_twelve(cards, taken):
+    rnd = dealt(cards)
+    assert rnd.auto_play()[0] == ActionTaken(1, 0, taken, taken)
+
+
+def test_a_timed_out_player_declines_insurance():
+    rnd = dealt("10s Ah 9d 7c")
+    assert rnd.auto_play()[0] == ActionTaken(1, None, "no_insurance", "no_insurance")
+    assert rnd.phase is Phase.PLAYER_TURNS and rnd.seats[0].insurance == 0
+
+
+def test_no_decision_is_taken_for_a_player_once_the_round_is_over():
+    rnd = dealt("10s 9h 9d 7c 2s")
+    rnd.apply(Action.STAND)
+    with pytest.raises(IllegalActionError, match="^no decision is awaited$"):
+        rnd.auto_play()
