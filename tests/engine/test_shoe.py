@@ -49,7 +49,15 @@ def test_only_deluxe_burns():
 def test_a_stacked_shoe_deals_its_cards_and_then_runs_out():
     shoe = Shoe.stacked("As Kd")
     assert [str(shoe.draw_card()) for _ in range(2)] == ["As", "Kd"]
-    with pytest.raises(ShoeError):
+    with pytest.raises(ShoeError, match="^the stacked shoe has run out of cards$"):
+        shoe.draw()
+
+
+def test_a_shoe_dealt_to_its_last_card_runs_out():
+    shoe = Shoe(list(range(2)), cut=1)
+    shoe.draw()
+    shoe.draw()
+    with pytest.raises(ShoeError, match="^the shoe has run out of cards$"):
         shoe.draw()
 
 
