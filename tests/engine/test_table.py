@@ -37,7 +37,7 @@ from engine import (
     StateError,
 )
 from engine.round import Turn
-from engine.strategy import strategy_for
+from engine.strategy import store, strategy_for
 from engine.table import PLAYER, BotSeat, Limits, Table, bot_owner
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
@@ -641,8 +641,14 @@ def play_tier_session(seed: int) -> list[tuple[list[Event], dict[int, int]]]:
 
 @pytest.fixture(scope="module")
 def tier_session() -> list[tuple[list[Event], dict[int, int]]]:
-    """One long seeded session, shared by the bot tier tests."""
-    return play_tier_session(seed=2024)
+    """One long seeded session, shared by the bot tier tests.
+
+    Module-scoped, it is built before the per-test fixture that points analyses at the
+    engine's folder store: it must do so itself, or the hard bot's analysis is looked up
+    in the database store whenever no earlier test has loaded it (any test order but
+    the file's own)."""
+    with store.store_used(store.DirectoryStore()):
+        return play_tier_session(seed=2024)
 
 
 def bot_decisions(session: list[tuple[list[Event], dict[int, int]]], tier: str) -> list[Decision]:
