@@ -71,3 +71,9 @@ def test_a_natural_is_exactly_an_ace_and_a_ten_value():
     assert is_natural(parse_cards("Kd As"))
     assert not is_natural(parse_cards("As 9h"))
     assert not is_natural(parse_cards("9s 9h"))
+
+
+@pytest.mark.parametrize(("rank", "suit"), [("A", "x"), ("1", "s"), ("T", "s")])
+def test_a_card_is_only_one_of_the_52(rank, suit):
+    with pytest.raises(ValueError, match=f"^not a card: rank '{rank}', suit '{suit}'$"):
+        Card(rank, suit)

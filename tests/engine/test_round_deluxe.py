@@ -141,6 +141,7 @@ def test_a_fresh_shoe_burns_the_first_card_and_as_many_more_as_its_value(seed):
     assert shuffled.shown == CARDS[rnd.shoe.cards[0]]
     assert shuffled.burned == 1 + shuffled.shown.points  # ace 1, ten-values 10
     assert rnd.shoe.position == shuffled.burned + 4
+    assert rnd.shoe.burned == shuffled.burned  # kept with the shoe until its next shuffle
 
 
 @pytest.mark.parametrize(

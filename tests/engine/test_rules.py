@@ -231,3 +231,25 @@ def test_a_choice_takes_exactly_its_values(field, choices, text):
     else:
         with pytest.raises(RulesError, match=f"^{field} must be one of: "):
             Rules(**{field: text})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("yes", True), ("TRUE", True), ("1", True), ("on", True), ("no", False),
+     ("false", False), ("0", False), (" Off ", False)],
+)  # fmt: skip
+def test_a_yes_no_rule_reads_the_usual_words(text, value):
+    assert EUROPEAN.with_overrides({"insurance": text}).insurance is value
+
+
+def test_text_of_the_longest_allowed_length_is_read():
+    assert EUROPEAN.with_overrides({"name": "x" * 40}).name == "x" * 40
+
+
+@pytest.mark.parametrize(
+    ("field", "text"), [("decks", "two"), ("blackjack_pays", "1/0"), ("blackjack_pays", "abc")]
+)
+def test_text_that_is_not_a_number_is_refused_naming_its_field(field, text):
+    with pytest.raises(RulesError, match=f"^{field} must be ") as refused:
+        EUROPEAN.with_overrides({field: text})
+    assert (refused.value.field, refused.value.code) == (field, "range")

@@ -197,3 +197,20 @@ def test_the_fairness_test_catches_the_off_by_one_fisher_yates(
     monkeypatch.setattr("engine.shoe._shuffle", off_by_one)
 
     assert _chi_square_p_value(_positions_after_shuffles(FAIR_SHUFFLES)) < FAIR_SIGNIFICANCE
+
+
+def test_a_stacked_shoe_reads_cards_separated_by_commas():
+    assert Shoe.stacked("As,Kd, 2c") == Shoe.stacked("As Kd 2c")
+
+
+def test_a_shuffle_without_a_burn_starts_the_burned_count_again():
+    shoe = Shoe(list(range(52)), cut=40, position=45, burned=3, rng=random.Random(6))
+    assert shoe.prepare_round(EUROPEAN) == ()
+    assert (shoe.position, shoe.burned) == (0, 0)
+
+
+def test_a_shoe_state_holding_a_card_that_does_not_exist_is_refused_saying_so():
+    state = Shoe.stacked("As Kd").to_json()
+    state["cards"] = [0, 52]
+    with pytest.raises(StateError, match="^not a valid shoe: card code out of range$"):
+        Shoe.from_json(state)
