@@ -22,7 +22,8 @@ process on the chance of drawing the pair card again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -30,14 +31,15 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from engine.rules import DoubleOn, Rules, Surrender
+from engine.chart_vocabulary import HITTING_CODES, UP_CARDS, Chart, resolve, up_column
+from engine.rules import Rules
 from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions, dealer_paths
 from engine.strategy.hands import HandSet, hands_containing
+from engine.values import Action
 
-__all__ = ["ActionEVs", "Analysis", "Chart"]
+__all__ = ["ActionEVs", "Analysis"]
 
 Floats = npt.NDArray[np.float64]
-_DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,12 @@ class ActionEVs:
 #: original unit only (the hand a seat started with, under ``original_bets_only``), or
 #: nothing (the later hands of a split, under ``original_bets_only``).
 Settlement = Literal["stake", "original", "none"]
+#: A natural's share of each unit staked that comes back, standing or doubled.
+_RETURNED_TO_NATURAL: dict[Settlement, tuple[float, float]] = {
+    "stake": (0.0, 0.0),
+    "original": (0.0, 0.5),
+    "none": (1.0, 1.0),
+}
 
 
 class _Batch:
@@ -83,7 +91,6 @@ class _Batch:
     ) -> None:
         self.hands = hands
         self.extra = extra
-        self.settlement = settlement
         rows = analysis.dealer_rows(hands.counts, extra)
         dist = analysis.dealer[rows]  # (hand, up, outcome)
         shoes = analysis.shoes_for(hands.counts, extra)  # (hand, up, rank)
@@ -91,16 +98,29 @@ class _Batch:
         valid = (shoes >= 0).all(axis=2) & (totals > 0)
         self.draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
         self.no_natural = dist[..., :NATURAL].sum(axis=2)
-        natural = dist[..., NATURAL]
-        self.stand = _stand(hands.total, dist, analysis.peek)
-        # A natural's share of each unit staked that comes back, standing or doubled.
-        returned = {"stake": (0.0, 0.0), "original": (0.0, 0.5), "none": (1.0, 1.0)}
-        single, doubled = returned[settlement]
-        self.doubled_stand = self.stand + doubled * natural
-        self.stand = self.stand + single * natural
         self.bust = analysis.bust_values(shoes, totals)  # (hand, up, rank)
+        self._dealer, self._rows = analysis.dealer, rows
+        self._settle(settlement, _stand(hands.total, dist, analysis.peek), dist[..., NATURAL])
+
+    def _settle(self, settlement: Settlement, unsettled_stand: Floats, natural: Floats) -> None:
+        """The values that depend on what a dealer natural takes; the rest is the shoe's."""
+        self.settlement = settlement
+        single, doubled = _RETURNED_TO_NATURAL[settlement]
+        self.doubled_stand = unsettled_stand + doubled * natural
+        self.stand = unsettled_stand + single * natural
         self.hit, self.best = self._optimal()
         self.double = self._double()
+
+    def settled(self, settlement: Settlement) -> _Batch:
+        """The same hands and shoes with a dealer natural settled otherwise.
+
+        The draw and bust tables (most of a batch's memory) are shared, not recomputed.
+        """
+        natural = self._dealer[self._rows, :, NATURAL]
+        unsettled_stand = self.stand - _RETURNED_TO_NATURAL[self.settlement][0] * natural
+        twin = copy.copy(self)
+        twin._settle(settlement, unsettled_stand, natural)
+        return twin
 
     def _optimal(self) -> tuple[Floats, Floats]:
         hands = self.hands
@@ -187,9 +207,9 @@ class Analysis:
         }
         self.later_batches: dict[int | None, _Batch] = {}
         if rules.original_bets_only and self.split_batches:
-            self.later_batches[None] = _Batch(self, hands_containing(None), None, "none")
+            self.later_batches[None] = self.base.settled("none")
             for rank, batch in self.split_batches.items():
-                self.later_batches[rank] = _Batch(self, batch.hands, rank, "none")
+                self.later_batches[rank] = batch.settled("none")
 
     # Shoes and the dealer -------------------------------------------------------------
 
@@ -244,16 +264,6 @@ class Analysis:
 
     # Reading the results ---------------------------------------------------------------
 
-    def can_double(self, total: int) -> bool:
-        double_on = self.rules.double_on
-        return double_on is DoubleOn.ANY_TWO or total in _DOUBLE_TOTALS[double_on]
-
-    def can_surrender(self, up: int) -> bool:
-        rules = self.rules
-        if rules.surrender is Surrender.NONE:
-            return False
-        return rules.surrender_vs_ace_or_ten or up not in (0, 9)
-
     def two_card_evs(self, first: int, second: int, up: int, *, raw: bool = False) -> ActionEVs:
         """EVs of a two-card hand (rank indexes, 0 = ace) against ``up``, computed once.
 
@@ -279,9 +289,9 @@ class Analysis:
         return ActionEVs(
             stand=float(base.stand[q, up]) / norm,
             hit=float(base.hit[q, up]) / norm,
-            double=float(base.double[q, up]) / norm if self.can_double(total) else None,
+            double=float(base.double[q, up]) / norm if self.rules.may_double(total) else None,
             split=self.split_ev(first, up) / norm if splits else None,
-            surrender=surrender / norm if self.can_surrender(up) else None,
+            surrender=surrender / norm if self.rules.may_surrender(up + 1) else None,
         )
 
     def multi_card_evs(self) -> dict[tuple[int, ...], tuple[tuple[float, float], ...]]:
@@ -337,14 +347,18 @@ class Analysis:
             batch = self.split_batches[rank] if other_out else self.base
         q = batch.hands.index[tuple(counts)]
         total = int(batch.hands.total[q])
-        double = self.rules.double_after_split and self.can_double(total)
+        double = self.rules.double_after_split and self.rules.may_double(total)
         if chart is None:
             options = [batch.stand[q, up], batch.hit[q, up]]
             if double:
                 options.append(batch.double[q, up])
             return float(max(options))
         code = chart_code(chart, counts, up, pair_splittable=False)
-        action = resolve(code, double=double, surrender=False, split=False)
+        action = resolve(
+            code,
+            allowed={Action.DOUBLE} if double else (),
+            double_after_split=self.rules.double_after_split,
+        )
         if action == "double":
             return float(batch.double[q, up])
         if action == "stand":
@@ -423,17 +437,13 @@ class Analysis:
         return found
 
 
-Chart = Mapping[str, Mapping[str, str]]
-UP_KEYS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
-
-
 def _chart_key(chart: Chart) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return tuple((row, tuple(cells[up] for up in UP_KEYS)) for row, cells in chart.items())
+    return tuple((row, tuple(cells[up] for up in UP_CARDS)) for row, cells in chart.items())
 
 
 def up_key(up: int) -> str:
     """The chart column of an up card rank index (0 = ace)."""
-    return "A" if up == 0 else str(up + 1)
+    return up_column(up + 1)
 
 
 def hits_on(chart: Chart, total: int, soft: bool, up: int) -> bool:
@@ -441,7 +451,7 @@ def hits_on(chart: Chart, total: int, soft: bool, up: int) -> bool:
     row = chart.get(f"{'soft' if soft else 'hard'} {total}")
     if row is None:
         return total < 12 or (soft and total < 18)
-    return row[up_key(up)] in ("H", "D", "R", "Ph", "P", "Rp")
+    return row[up_key(up)] in HITTING_CODES
 
 
 def chart_code(chart: Chart, counts: list[int], up: int, *, pair_splittable: bool) -> str:
@@ -461,20 +471,3 @@ def chart_code(chart: Chart, counts: list[int], up: int, *, pair_splittable: boo
     if row is None:
         return "H" if total < 17 else "S"
     return row[up_key(up)]
-
-
-def resolve(code: str, *, double: bool, surrender: bool, split: bool) -> str:
-    """The action a chart code means when only some actions are allowed."""
-    fallbacks = {
-        "H": ("hit",),
-        "S": ("stand",),
-        "D": ("double", "hit"),
-        "Ds": ("double", "stand"),
-        "P": ("split", "hit"),
-        "Ph": ("split", "hit"),
-        "R": ("surrender", "hit"),
-        "Rs": ("surrender", "stand"),
-        "Rp": ("surrender", "split", "hit"),
-    }[code]
-    allowed = {"double": double, "surrender": surrender, "split": split, "hit": True, "stand": True}
-    return next(action for action in fallbacks if allowed[action])

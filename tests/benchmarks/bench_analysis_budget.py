@@ -5,7 +5,9 @@
 Each rule set is analysed by `compute_strategy` in a fresh process, so nothing is cached
 and the figures are those of a server worker meeting new rules. It prints the child's CPU
 seconds (user + system, imports included) and its peak resident memory (interpreter and
-numpy included), against the budget of a new analysis: 2 s of CPU and 100 MiB.
+numpy included), against the budget of a new analysis: 2 s of CPU and 100 MiB. Like the
+web app's analyses (`trainer.analyses.launch`), the child keeps numpy to one thread: on a
+shared machine idle BLAS threads spin, and their CPU time would count.
 """
 
 from __future__ import annotations
@@ -45,6 +47,14 @@ RULE_SETS: dict[str, tuple[str, dict[str, object]]] = {
     ),
 }
 
+#: As `trainer.analyses.launch` starts an analysis.
+ONE_THREAD = {
+    **os.environ,
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+
 _CHILD = """
 import json, resource, sys
 from engine.rules import Rules, preset
@@ -61,7 +71,7 @@ def measure(base: str, changes: dict[str, object]) -> dict[str, float]:
     """CPU seconds and peak RSS (KiB, as Linux reports it) of one cold analysis."""
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, json.dumps([base, changes])],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=ROOT, capture_output=True, text=True, check=True, env=ONE_THREAD,
     )  # fmt: skip
     return dict(json.loads(done.stdout))
 

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import CARDS, DELUXE, EUROPEAN, Action, Card, DoubleOn, IllegalActionError, Rules
+from engine.chart_vocabulary import ROWS, UP_CARDS
 from engine.drills import (
     CLOSE_MARGIN,
     DRILLABLE_ROWS,
@@ -23,7 +24,7 @@ from engine.drills import (
     Situation,
     deal_situation,
 )
-from engine.strategy import ROWS, UP_CARDS, strategy_for
+from engine.strategy import strategy_for
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
     Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER,

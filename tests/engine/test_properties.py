@@ -211,16 +211,12 @@ def copy_of(rnd: Round, **kwargs: Any) -> Round:
 def internals(value: Any) -> Any:
     """Every attribute of the round's own objects (round, seats, hands, bets behind, shoe),
     read directly, so that a field `to_json` forgets is still compared. Caches and the
-    shoe's RNG are not state; the shoe's dealing iterator is compared as the position it
-    is at."""
+    shoe's RNG are not state."""
     kind = type(value)
-    if kind.__module__ in ("engine.round", "engine.hand", "engine.shoe") and not isinstance(
-        value, Enum
-    ):
+    own = ("engine.round", "engine.seat", "engine.hand", "engine.shoe")
+    if kind.__module__ in own and not isinstance(value, Enum):
         fields = getattr(kind, "__slots__", None) or vars(value)  # seats and hands: a dict
-        names = [name for name in fields if name not in ("_legal", "_rng", "_left", "draw")]
-        if isinstance(value, Shoe):
-            names.append("position")
+        names = [name for name in fields if name not in ("_legal", "_rng")]
         return {name: internals(getattr(value, name)) for name in names}
     if isinstance(value, list | tuple):
         if all(type(item) is int for item in value):
@@ -431,7 +427,7 @@ def test_a_player_view_never_contains_the_hole_card(
         )
         other = Round.from_json(state)
         assert public(other.view()) == public(view)
-        for history in (view.history(), rnd.history()):
+        for history in (view.history, rnd.history()):
             dealer_cards = [e.card for e in history if isinstance(e, CardDealt) and e.seat == 0]
             assert dealer_cards == [CARDS[up], None]
             assert not any(isinstance(e, HoleCardRevealed) for e in history)
@@ -554,5 +550,5 @@ def test_face_down_burned_cards_never_reach_a_view(
     face_down = state["shoe"]["cards"][1:burned]
     state["shoe"]["cards"][1:burned] = [(code + 1) % 52 for code in face_down]
     other = Round.from_json(state)
-    burned = [e for e in rnd.view().history() if isinstance(e, ShoeShuffled)]
+    burned = [e for e in rnd.view().history if isinstance(e, ShoeShuffled)]
     assert public(other.view()) == public(rnd.view()), f"the view shows {burned}"

@@ -69,14 +69,16 @@ def test_dealer_probabilities_do_not_depend_on_how_the_shoes_are_blocked(block):
     [WORST, WORST.replace(dealer_peeks=False, original_bets_only=True)],
     ids=["peek", "original bets only"],
 )
-def test_the_costliest_allowed_analysis_stays_under_100_mib(rules):
+def test_the_costliest_allowed_analysis_fits_the_100_mib_budget(rules):
     tracemalloc.start()  # numpy reports its array buffers to tracemalloc
     try:
         compute_strategy(rules)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 100 * 2**20
+    # The budget is 100 MiB resident, of which the interpreter with numpy takes about 36
+    # (docs/performance.md): that leaves 64 MiB for what the analysis allocates.
+    assert peak < 64 * 2**20
 
 
 ONE_DECK_CORNERS = [

@@ -980,7 +980,7 @@ def test_the_hole_card_is_never_shown_while_the_player_decides(
             assert rnd is not None
             up, hole = rnd.dealer.cards[:2]
             view = table.view()
-            for history in (view.history(), rnd.history()):
+            for history in (view.history, rnd.history()):
                 dealer = [e.card for e in history if isinstance(e, CardDealt) and e.seat == 0]
                 assert dealer == [CARDS[up], None]
                 assert not any(isinstance(e, HoleCardRevealed) for e in history)
