@@ -4,7 +4,6 @@ short-balance fallbacks, burn, pair bets, bets behind, seats, void and timeouts.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 import pytest
 
@@ -16,10 +15,12 @@ from engine import (
     ActionTaken,
     IllegalActionError,
     Phase,
+    Result,
     Round,
     RoundVoided,
     Shoe,
     ShoeShuffled,
+    StakeKind,
     StakeSettled,
 )
 
@@ -297,16 +298,16 @@ def test_a_void_settles_every_stake_as_void_at_its_seat_and_hand():
     rnd.apply(Action.SPLIT)
     events = rnd.void("internal error")
 
-    def void(hand: int | None, owner: str, kind: str, stake: int) -> StakeSettled:
-        return StakeSettled(1, hand, owner, kind, "void", stake, stake, Fraction(0))
+    def void(hand: int | None, owner: str, kind: StakeKind, stake: int, unit: int) -> StakeSettled:
+        return StakeSettled(1, hand, owner, kind, Result.VOID, stake, stake, unit)
 
     refunds = [
-        void(0, "p1", "hand", 10),
-        void(0, "b", "behind", 7),
-        void(1, "p1", "hand", 10),
-        void(1, "b", "behind", 7),
-        void(None, "p1", "insurance", 5),
-        void(None, "b", "pair", 5),
+        void(0, "p1", StakeKind.HAND, 10, BET),
+        void(0, "b", StakeKind.BEHIND, 7, BET),
+        void(1, "p1", StakeKind.HAND, 10, BET),
+        void(1, "b", StakeKind.BEHIND, 7, BET),
+        void(None, "p1", StakeKind.INSURANCE, 5, BET),
+        void(None, "b", StakeKind.PAIR, 5, 5),
     ]
     assert events == [RoundVoided("internal error"), *refunds]
     assert list(rnd.outcome().settlements) == refunds
