@@ -70,6 +70,8 @@ def test_the_module_runs_as_python_dash_m_engine():
     assert json.loads(done.stdout)["rounds"] == 50
 
 
+# The commands below read their analyses from the tests' shared store (tests/conftest.py),
+# computed once per rules; only the test of the store itself starts from an empty one.
 @pytest.fixture
 def strategy_cache(tmp_path):
     """An empty store, and no analysis kept in this process."""
@@ -81,7 +83,7 @@ def strategy_cache(tmp_path):
     strategy_for.cache_clear()
 
 
-def test_chart_prints_the_documented_csv(strategy_cache):
+def test_chart_prints_the_documented_csv():
     lines = run("chart", "--rules", "american").splitlines()
     assert lines[0] == "hand,2,3,4,5,6,7,8,9,10,A"
     labels = [line.split(",")[0] for line in lines[1:]]
@@ -93,7 +95,7 @@ def test_chart_prints_the_documented_csv(strategy_cache):
     assert lines[labels.index("hard 11") + 1] == "hard 11,D,D,D,D,D,D,D,D,D,H"
 
 
-def test_chart_as_text_is_an_aligned_table(strategy_cache):
+def test_chart_as_text_is_an_aligned_table():
     text = run("chart", "--rules", "european", "--format", "text")
     assert text.splitlines()[0].split() == [
         "hand",
@@ -101,7 +103,7 @@ def test_chart_as_text_is_an_aligned_table(strategy_cache):
     ]
 
 
-def test_ev_prints_every_action_for_one_hand(strategy_cache):
+def test_ev_prints_every_action_for_one_hand():
     evs = json.loads(run("ev", "--rules", "american", "--hand", "8,8", "--up", "10"))
     assert set(evs) == {"stand", "hit", "double", "split", "surrender"}
     assert evs["surrender"] is None  # the American preset has no surrender
@@ -110,7 +112,7 @@ def test_ev_prints_every_action_for_one_hand(strategy_cache):
     assert no_pair["split"] is None and no_pair["surrender"] == pytest.approx(-0.5)
 
 
-def test_edge_prints_the_documented_object_and_set_changes_the_rules(strategy_cache):
+def test_edge_prints_the_documented_object_and_set_changes_the_rules():
     edge = json.loads(run("edge", "--rules", "european"))
     assert set(edge) == {"rules", "version", "expected_return", "house_edge_percent",
                          "rtp_percent", "cd_expected_return"}  # fmt: skip
@@ -135,7 +137,7 @@ def test_results_are_kept_on_disk_and_no_cache_recomputes(strategy_cache):
         ["edge", "--rules", "european", "--set", "decks=0"],
     ],
 )
-def test_bad_strategy_arguments_exit_with_status_2(argv, strategy_cache, capsys):
+def test_bad_strategy_arguments_exit_with_status_2(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2
@@ -200,6 +202,6 @@ def test_an_engine_error_of_a_command_exits_2_with_its_message(capsys, monkeypat
          1.2),
     ],
 )  # fmt: skip
-def test_ev_of_a_natural_is_its_payout_and_offers_no_play(argv, value, strategy_cache):
+def test_ev_of_a_natural_is_its_payout_and_offers_no_play(argv, value):
     result = json.loads(run("ev", *argv))
     assert result == {"natural": True, "value": pytest.approx(value, abs=1e-12)}
