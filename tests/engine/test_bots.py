@@ -30,6 +30,7 @@ from engine import (
     Rules,
     Shoe,
     Surrender,
+    bots,
     chart_bot,
     easy,
     hard,
@@ -99,6 +100,16 @@ PAIRS = _rows("""
     10:            S  S  S  S  S  S  S  S  S  S
     A:             P  P  P  P  P  P  P  P  P  P
 """)
+
+
+def test_the_normal_chart_is_rules_md_section_3():
+    # Made afresh, not read from NORMAL_CHART: that is made once, on import, where a
+    # mutation test cannot switch a mutant on (docs/architecture.md).
+    chart = bots._normal_chart()
+    typed = {f"{kind} {label}": cells for kind, rows in (("hard", HARD), ("soft", SOFT),
+             ("pair", PAIRS)) for label, cells in rows.items()}  # fmt: skip
+    standing = dict.fromkeys(UPS, "S")
+    assert chart == {**typed, "hard 21": standing, "soft 21": standing} == NORMAL_CHART
 
 
 def points(rank: str) -> int:

@@ -54,3 +54,26 @@ def test_an_ace_counts_eleven_whenever_the_hand_stays_at_or_under_21(cards, tota
     for card in parse_cards(cards):
         hand.add(card.code)
     assert (hand.total, hand.soft) == (total, soft)
+
+
+def test_a_card_that_is_not_one_is_refused_saying_how_to_write_it():
+    with pytest.raises(ValueError, match=r"^not a card: 'Ax' \(write it like As, 10d or Kh\)$"):
+        Card.parse("Ax")
+
+
+def test_cards_are_read_from_text_with_commas_or_from_a_list_of_words():
+    cards = [Card("A", "s"), Card("K", "h"), Card("10", "d")]
+    assert parse_cards("As,Kh, 10d") == cards
+    assert parse_cards(["As", "Kh", "10d"]) == cards
+
+
+def test_a_natural_is_exactly_an_ace_and_a_ten_value():
+    assert is_natural(parse_cards("Kd As"))
+    assert not is_natural(parse_cards("As 9h"))
+    assert not is_natural(parse_cards("9s 9h"))
+
+
+@pytest.mark.parametrize(("rank", "suit"), [("A", "x"), ("1", "s"), ("T", "s")])
+def test_a_card_is_only_one_of_the_52(rank, suit):
+    with pytest.raises(ValueError, match=f"^not a card: rank '{rank}', suit '{suit}'$"):
+        Card(rank, suit)

@@ -70,6 +70,8 @@ def test_the_module_runs_as_python_dash_m_engine():
     assert json.loads(done.stdout)["rounds"] == 50
 
 
+# The commands below read their analyses from the tests' shared store (tests/conftest.py),
+# computed once per rules; only the test of the store itself starts from an empty one.
 @pytest.fixture
 def strategy_cache(tmp_path):
     """An empty store, and no analysis kept in this process."""
@@ -81,7 +83,7 @@ def strategy_cache(tmp_path):
     strategy_for.cache_clear()
 
 
-def test_chart_prints_the_documented_csv(strategy_cache):
+def test_chart_prints_the_documented_csv():
     lines = run("chart", "--rules", "american").splitlines()
     assert lines[0] == "hand,2,3,4,5,6,7,8,9,10,A"
     labels = [line.split(",")[0] for line in lines[1:]]
@@ -93,7 +95,7 @@ def test_chart_prints_the_documented_csv(strategy_cache):
     assert lines[labels.index("hard 11") + 1] == "hard 11,D,D,D,D,D,D,D,D,D,H"
 
 
-def test_chart_as_text_is_an_aligned_table(strategy_cache):
+def test_chart_as_text_is_an_aligned_table():
     text = run("chart", "--rules", "european", "--format", "text")
     assert text.splitlines()[0].split() == [
         "hand",
@@ -101,7 +103,7 @@ def test_chart_as_text_is_an_aligned_table(strategy_cache):
     ]
 
 
-def test_ev_prints_every_action_for_one_hand(strategy_cache):
+def test_ev_prints_every_action_for_one_hand():
     evs = json.loads(run("ev", "--rules", "american", "--hand", "8,8", "--up", "10"))
     assert set(evs) == {"stand", "hit", "double", "split", "surrender"}
     assert evs["surrender"] is None  # the American preset has no surrender
@@ -110,7 +112,7 @@ def test_ev_prints_every_action_for_one_hand(strategy_cache):
     assert no_pair["split"] is None and no_pair["surrender"] == pytest.approx(-0.5)
 
 
-def test_edge_prints_the_documented_object_and_set_changes_the_rules(strategy_cache):
+def test_edge_prints_the_documented_object_and_set_changes_the_rules():
     edge = json.loads(run("edge", "--rules", "european"))
     assert set(edge) == {"rules", "version", "expected_return", "house_edge_percent",
                          "rtp_percent", "cd_expected_return"}  # fmt: skip
@@ -135,7 +137,7 @@ def test_results_are_kept_on_disk_and_no_cache_recomputes(strategy_cache):
         ["edge", "--rules", "european", "--set", "decks=0"],
     ],
 )
-def test_bad_strategy_arguments_exit_with_status_2(argv, strategy_cache, capsys):
+def test_bad_strategy_arguments_exit_with_status_2(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2
@@ -193,6 +195,7 @@ def test_an_engine_error_of_a_command_exits_2_with_its_message(capsys, monkeypat
     [
         (["--rules", "european", "--hand", "A,10", "--up", "2"], 1.5),
         (["--rules", "european", "--hand", "K,A", "--up", "Q"], 429 / 309),
+        (["--rules", "european", "--hand", "A,T", "--up", "t"], 429 / 309),
         (["--rules", "european", "--hand", "A,J", "--up", "A"], 321 / 309),
         (["--rules", "american", "--hand", "A,10", "--up", "10"], 1.5),
         (["--rules", "american", "--hand", "A,10", "--up", "A"], 1.5),
@@ -200,6 +203,90 @@ def test_an_engine_error_of_a_command_exits_2_with_its_message(capsys, monkeypat
          1.2),
     ],
 )  # fmt: skip
-def test_ev_of_a_natural_is_its_payout_and_offers_no_play(argv, value, strategy_cache):
+def test_ev_of_a_natural_is_its_payout_and_offers_no_play(argv, value):
     result = json.loads(run("ev", *argv))
     assert result == {"natural": True, "value": pytest.approx(value, abs=1e-12)}
+
+
+# The terminal game, played from a seeded shoe: every line it shows, exactly. Seed 7 deals
+# 3d 3c against a 7; "x" is no key, keys are read in either case and from a word's first
+# letter, and "N" ends the game.
+SEED_7_SPLIT = """\
+european v1.0.0: 20 chips, 10 a round. Keys: h=hit, s=stand, d=double, p=split, r=surrender, i=insure, n=no_insurance
+dealer 7h ??   you 3d 3c   (total 6)
+your move [h/s/d/p]: 'x' is not an action
+dealer 7h ??   you 3d 3c   (total 6)
+your move [h/s/d/p]: dealer 7h ??   you 3d 9h  |  3c   (total 12)
+your move [h/s]: dealer 7h ??   you 3d 9h 7s  |  3c   (total 19)
+your move [h/s]: dealer 7h ??   you 3d 9h 7s  |  3c 3c   (total 6)
+your move [h/s]: dealer 7h 4c 5d Ah (17); you +0 → 20 chips
+another round? [Y/n] """  # noqa: E501
+
+
+def test_play_shows_each_decision_and_result_and_reads_a_key_in_either_case():
+    keys = "x\np\nHit\ns\nS\nN\n"
+    assert run("play", "--seed", "7", "--bankroll", "20", "--bet", "10", stdin=keys) == SEED_7_SPLIT
+
+
+def test_play_goes_on_until_the_chips_cannot_cover_a_bet():
+    # A bankroll of exactly one bet plays a round; seed 1 loses it (16 against a 6).
+    assert run("play", "--seed", "1", "--bankroll", "10", "--bet", "10", stdin="s\n") == (
+        "european v1.0.0: 10 chips, 10 a round. Keys: h=hit, s=stand, d=double, p=split,"
+        " r=surrender, i=insure, n=no_insurance\n"
+        "dealer 6h ??   you 6c Kc   (total 16)\n"
+        "your move [h/s]: dealer 6h 6d 3c 5h (20); you -10 → 0 chips\n"
+        "another round? [Y/n] not enough chips for another round\n"
+    )
+
+
+def test_play_ends_quietly_when_the_keyboard_input_ends():
+    # Any answer but no goes on to another round; the end of input ends the game, status 0.
+    output = run("play", "--seed", "3", "--bet", "1", stdin="s\nyes\n")
+    assert output.endswith("another round? [Y/n] dealer 7c ??   you Qs 5d   (total 15)\n"
+                           "your move [h/s/d]: ")  # fmt: skip
+
+
+class _Screen(io.StringIO):
+    """A terminal: what was flushed is what the player sees."""
+
+    shown = ""
+
+    def flush(self) -> None:
+        self.shown = self.getvalue()
+
+
+class _Keyboard:
+    """Typed lines, read only once the question is on the screen."""
+
+    def __init__(self, screen: _Screen, lines: list[str]) -> None:
+        self.screen, self.lines = screen, lines
+
+    def readline(self) -> str:
+        assert self.screen.shown == self.screen.getvalue(), "the prompt is not on screen"
+        return self.lines.pop(0) if self.lines else ""
+
+
+def test_play_shows_each_question_before_it_waits_for_a_key():
+    screen = _Screen()
+    keyboard = _Keyboard(screen, ["s\n", "n\n"])
+    assert main(["play", "--seed", "3"], stdin=keyboard, stdout=screen) == 0  # type: ignore[arg-type]
+    assert screen.getvalue().endswith("another round? [Y/n] ")
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("x", "not a whole number: 'x'"), ("0", "must be at least 1: 0"),
+     ("-3", "must be at least 1: -3")],
+)  # fmt: skip
+def test_a_count_that_is_not_a_positive_whole_number_is_refused_saying_why(value, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "--tier", "easy", "--rounds", value])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.rstrip().endswith(f"argument --rounds: {message}")
+
+
+def test_a_count_of_one_is_allowed():
+    assert (
+        json.loads(run("simulate", "--tier", "easy", "--rounds", "1", "--seed", "1"))["rounds"] == 1
+    )
+    assert "1 a round" in run("play", "--bet", "1", stdin="")

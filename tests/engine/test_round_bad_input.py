@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EUROPEAN, Action, IllegalActionError, Round, Shoe
+from engine import DELUXE, EUROPEAN, Action, DoubleOn, IllegalActionError, Round, Shoe
 
 
 def fresh(balances=None) -> Round:
@@ -99,3 +99,101 @@ def test_the_outcome_is_not_known_before_the_round_is_over():
     rnd.deal()
     with pytest.raises(IllegalActionError, match="not over"):
         rnd.outcome()
+
+
+RESPLIT_ACES = EUROPEAN.replace(max_hands=3, resplit_aces=True)
+
+
+@pytest.mark.parametrize(
+    ("rules", "cards", "funds", "before", "action", "reason"),
+    [
+        # Deluxe insurance under an ace, with nothing left to stake on it.
+        (DELUXE, "10s Ah 6d 7c", 10, (), "insure", "your balance does not cover insurance"),
+        (DELUXE, "10s Ah 6d 7c", None, (), "hit", "first decide on insurance"),
+        (EUROPEAN, "10s 9h 6d 7c", None, (), "insure", "insurance is not on offer now"),
+        # A split ace that drew an ace may be split again, or stand: not hit.
+        (
+            RESPLIT_ACES,
+            "As 9h Ad 7c Ah 5c",
+            None,
+            ("split",),
+            "hit",
+            "split aces take one card only",
+        ),
+        (EUROPEAN, "10s 9h 6d 7c", None, (), "surrender", "this table has no surrender"),
+        (
+            DELUXE,
+            "2s 9h 3d 7c 4h",
+            None,
+            ("hit",),
+            "surrender",
+            "surrender is only allowed on the first two cards, before any other action",
+        ),
+        (
+            EUROPEAN,
+            "2s 9h 3d 7c 4h",
+            None,
+            ("hit",),
+            "double",
+            "you can only double on your first two cards",
+        ),
+        (
+            EUROPEAN,
+            "8s 9h 8d 7c",
+            10,
+            (),
+            "double",
+            "your balance does not cover another bet to double",
+        ),
+        (
+            EUROPEAN,
+            "8s 9h 8d 7c",
+            10,
+            (),
+            "split",
+            "your balance does not cover another bet to split",
+        ),
+        (
+            EUROPEAN.replace(double_on=DoubleOn.TEN_OR_ELEVEN),
+            "5s 9h 4d 7c",
+            None,
+            (),
+            "double",
+            "you cannot double this hand",
+        ),
+        (
+            EUROPEAN,
+            "9s 9h 8d 7c",
+            None,
+            (),
+            "split",
+            "you can only split two cards of the same value, up to the hand limit",
+        ),
+    ],
+)
+def test_a_refused_action_says_why_and_changes_nothing(rules, cards, funds, before, action, reason):
+    rnd = Round(rules, Shoe.stacked(cards), balances=None if funds is None else {"ann": funds})
+    rnd.place_bet(seat=1, amount=10, owner="ann")
+    rnd.deal()
+    for earlier in before:
+        rnd.apply(earlier)
+    state = rnd.to_json()
+    with pytest.raises(IllegalActionError) as refused:
+        rnd.apply(action)
+    assert str(refused.value) == reason
+    assert rnd.to_json() == state
+
+
+def test_rounds_are_equal_only_in_the_same_state():
+    def dealt() -> Round:
+        rnd = fresh()
+        rnd.place_bet(seat=1, amount=10)
+        rnd.deal()
+        return rnd
+
+    assert dealt() == dealt()
+    stood = dealt()
+    stood.apply(Action.STAND)
+    assert stood != dealt()
+    assert fresh() != dealt()
+    assert dealt() != dealt().to_json()

@@ -12,11 +12,16 @@ from engine import (
     DELUXE,
     EUROPEAN,
     Action,
+    ActionTaken,
     IllegalActionError,
     Phase,
+    Result,
     Round,
+    RoundVoided,
     Shoe,
     ShoeShuffled,
+    StakeKind,
+    StakeSettled,
 )
 
 BET = 10
@@ -137,6 +142,7 @@ def test_a_fresh_shoe_burns_the_first_card_and_as_many_more_as_its_value(seed):
     assert shuffled.shown == CARDS[rnd.shoe.cards[0]]
     assert shuffled.burned == 1 + shuffled.shown.points  # ace 1, ten-values 10
     assert rnd.shoe.position == shuffled.burned + 4
+    assert rnd.shoe.burned == shuffled.burned  # kept with the shoe until its next shuffle
 
 
 @pytest.mark.parametrize(
@@ -358,3 +364,66 @@ def test_a_single_seat_changes_its_own_bet_only_before_the_deal():
     rnd.deal()
     with pytest.raises(IllegalActionError, match="bets are closed"):
         rnd.change_bet(seat=1, amount=20, owner="p1")
+
+
+def test_a_void_settles_every_stake_as_void_at_its_seat_and_hand():
+    # p1 insures against the ace (no natural under it), splits 8,8 (hand 0: 8s 3h); b
+    # has a pair bet and a bet behind that follows the split. Then the round is voided.
+    bets = [
+        lambda r: r.place_pair_bet(seat=1, amount=5, owner="b"),
+        lambda r: r.place_bet_behind(seat=1, amount=7, owner="b", follow_split=True),
+    ]
+    rnd = dealt("8s Ah 8d 7c 3h", bets=bets)
+    rnd.apply(Action.INSURE)
+    rnd.apply(Action.SPLIT)
+    events = rnd.void("internal error")
+
+    def void(hand: int | None, owner: str, kind: StakeKind, stake: int, unit: int) -> StakeSettled:
+        return StakeSettled(1, hand, owner, kind, Result.VOID, stake, stake, unit)
+
+    refunds = [
+        void(0, "p1", StakeKind.HAND, 10, BET),
+        void(0, "b", StakeKind.BEHIND, 7, BET),
+        void(1, "p1", StakeKind.HAND, 10, BET),
+        void(1, "b", StakeKind.BEHIND, 7, BET),
+        void(None, "p1", StakeKind.INSURANCE, 5, BET),
+        void(None, "b", StakeKind.PAIR, 5, 5),
+    ]
+    assert events == [RoundVoided("internal error"), *refunds]
+    assert list(rnd.outcome().settlements) == refunds
+    assert rnd.legal_actions() == ()
+
+
+@pytest.mark.parametrize("over", ["settled", "voided"])
+def test_a_round_that_is_over_cannot_be_voided(over):
+    rnd = dealt("10s 9h 9d 7c 2s")
+    if over == "settled":
+        rnd.apply(Action.STAND)
+    else:
+        rnd.void("internal error")
+    before = rnd.to_json()
+    with pytest.raises(IllegalActionError, match="^the round is already over$"):
+        rnd.void("again")
+    assert rnd.to_json() == before
+
+
+@pytest.mark.parametrize(
+    ("cards", "taken"),
+    [("2s 9h 9d 7c 10s Ks", "hit"), ("3s 9h 9d 7c 2s", "stand")],  # 11 hits; 12 stands
+)
+def test_a_timed_out_player_hits_at_eleven_and_stands_at_twelve(cards, taken):
+    rnd = dealt(cards)
+    assert rnd.auto_play()[0] == ActionTaken(1, 0, taken, taken)
+
+
+def test_a_timed_out_player_declines_insurance():
+    rnd = dealt("10s Ah 9d 7c")
+    assert rnd.auto_play()[0] == ActionTaken(1, None, "no_insurance", "no_insurance")
+    assert rnd.phase is Phase.PLAYER_TURNS and rnd.seats[0].insurance == 0
+
+
+def test_no_decision_is_taken_for_a_player_once_the_round_is_over():
+    rnd = dealt("10s 9h 9d 7c 2s")
+    rnd.apply(Action.STAND)
+    with pytest.raises(IllegalActionError, match="^no decision is awaited$"):
+        rnd.auto_play()

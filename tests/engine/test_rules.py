@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import AMERICAN, DELUXE, EUROPEAN, PRESETS, Burn, Rules, RulesError, Surrender, preset
+from engine import rules as rules_module
 from engine.rules import ALLOWED, FIELD_NAMES, DoubleOn
 
 
@@ -231,3 +232,62 @@ def test_a_choice_takes_exactly_its_values(field, choices, text):
     else:
         with pytest.raises(RulesError, match=f"^{field} must be one of: "):
             Rules(**{field: text})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("yes", True), ("TRUE", True), ("1", True), ("on", True), ("no", False),
+     ("false", False), ("0", False), (" Off ", False)],
+)  # fmt: skip
+def test_a_yes_no_rule_reads_the_usual_words(text, value):
+    assert EUROPEAN.with_overrides({"insurance": text}).insurance is value
+
+
+def test_text_of_the_longest_allowed_length_is_read():
+    assert EUROPEAN.with_overrides({"name": "x" * 40}).name == "x" * 40
+
+
+@pytest.mark.parametrize(
+    ("field", "text"), [("decks", "two"), ("blackjack_pays", "1/0"), ("blackjack_pays", "abc")]
+)
+def test_text_that_is_not_a_number_is_refused_naming_its_field(field, text):
+    with pytest.raises(RulesError, match=f"^{field} must be ") as refused:
+        EUROPEAN.with_overrides({field: text})
+    assert (refused.value.field, refused.value.code) == (field, "range")
+
+
+# The ranges below are made afresh, not read from ALLOWED: that table is made once, on
+# import, where a mutation test cannot switch a mutant on (docs/architecture.md).
+def test_a_whole_number_range_admits_its_bounds_only_and_says_so():
+    decks = rules_module._whole(1, 8, "decks in the shoe")
+    assert (decks.about, decks.describe()) == ("decks in the shoe", "a whole number from 1 to 8")
+    assert [decks.admit("decks", n) for n in (1, 8)] == [1, 8]
+    for refused in (0, 9, Fraction(2), True):
+        with pytest.raises(RulesError, match="^decks must be a whole number from 1 to 8$"):
+            decks.admit("decks", refused)
+
+
+def test_a_fraction_range_admits_its_bounds_only_and_says_so():
+    pays = rules_module._fraction(Fraction(1), Fraction(2), "what a natural pays")
+    assert (pays.about, pays.describe()) == ("what a natural pays", "a fraction from 1 to 2")
+    assert pays.admit("blackjack_pays", 2) == Fraction(2)
+    assert pays.admit("blackjack_pays", Fraction(6, 5)) == Fraction(6, 5)
+    with pytest.raises(RulesError, match="^blackjack_pays must be a fraction from 1 to 2$"):
+        pays.admit("blackjack_pays", Fraction(5, 2))
+
+
+def test_a_yes_no_field_admits_only_true_and_false():
+    peeks = rules_module._yes_no("the dealer peeks")
+    assert (peeks.about, peeks.describe()) == ("the dealer peeks", "true or false")
+    assert peeks.admit("dealer_peeks", False) is False
+    with pytest.raises(RulesError, match="^dealer_peeks must be true or false$"):
+        peeks.admit("dealer_peeks", 1)
+
+
+def test_a_choice_admits_its_values_as_their_enum():
+    double_on = rules_module._choice(DoubleOn, "which cards may be doubled")
+    assert double_on.about == "which cards may be doubled"
+    assert double_on.describe() == "one of: any_two, 9-11, 10-11"
+    assert double_on.admit("double_on", "9-11") is DoubleOn.NINE_TO_ELEVEN
+    with pytest.raises(RulesError, match="^double_on must be one of: any_two, 9-11, 10-11$"):
+        double_on.admit("double_on", "8-11")

@@ -49,7 +49,15 @@ def test_only_deluxe_burns():
 def test_a_stacked_shoe_deals_its_cards_and_then_runs_out():
     shoe = Shoe.stacked("As Kd")
     assert [str(shoe.draw_card()) for _ in range(2)] == ["As", "Kd"]
-    with pytest.raises(ShoeError):
+    with pytest.raises(ShoeError, match="^the stacked shoe has run out of cards$"):
+        shoe.draw()
+
+
+def test_a_shoe_dealt_to_its_last_card_runs_out():
+    shoe = Shoe(list(range(2)), cut=1)
+    shoe.draw()
+    shoe.draw()
+    with pytest.raises(ShoeError, match="^the shoe has run out of cards$"):
         shoe.draw()
 
 
@@ -189,3 +197,20 @@ def test_the_fairness_test_catches_the_off_by_one_fisher_yates(
     monkeypatch.setattr("engine.shoe._shuffle", off_by_one)
 
     assert _chi_square_p_value(_positions_after_shuffles(FAIR_SHUFFLES)) < FAIR_SIGNIFICANCE
+
+
+def test_a_stacked_shoe_reads_cards_separated_by_commas():
+    assert Shoe.stacked("As,Kd, 2c") == Shoe.stacked("As Kd 2c")
+
+
+def test_a_shuffle_without_a_burn_starts_the_burned_count_again():
+    shoe = Shoe(list(range(52)), cut=40, position=45, burned=3, rng=random.Random(6))
+    assert shoe.prepare_round(EUROPEAN) == ()
+    assert (shoe.position, shoe.burned) == (0, 0)
+
+
+def test_a_shoe_state_holding_a_card_that_does_not_exist_is_refused_saying_so():
+    state = Shoe.stacked("As Kd").to_json()
+    state["cards"] = [0, 52]
+    with pytest.raises(StateError, match="^not a valid shoe: card code out of range$"):
+        Shoe.from_json(state)

@@ -41,7 +41,7 @@ from engine import (
 from engine.hand import Hand
 from engine.round import Round, Turn
 from engine.seat import Seat
-from engine.strategy import strategy_for
+from engine.strategy import store, strategy_for
 from engine.table import (
     PLAYER,
     BotSeat,
@@ -282,6 +282,7 @@ def test_no_peek_a_dealer_natural_takes_every_stake_at_the_table():
     ("bankroll", "bet", "keyword"),
     [
         pytest.param(1000, 5, "minimum is 10", id="below-minimum"),
+        pytest.param(1000, 1, "minimum is 10", id="one-chip"),
         pytest.param(1000, 510, "maximum is 500", id="above-maximum"),
         pytest.param(1000, 25, "steps of 10", id="not-a-step"),
         pytest.param(100, 110, "more than your balance", id="above-balance"),
@@ -413,6 +414,46 @@ def test_table_limits_need_an_even_step_dividing_a_minimum_at_most_the_maximum(
 
 def test_the_smallest_table_limits_are_accepted():
     assert Limits(2, 2, 2) == Limits(minimum=2, maximum=2, step=2)
+
+
+def test_a_table_starts_everyone_with_1000_chips_unless_told():
+    table = Table.new(EUROPEAN, bots=[BotSeat(2, "easy")])
+    assert table.balances == {PLAYER: 1000, bot_owner(2): 1000}
+
+
+def test_a_table_given_a_seeded_rng_shuffles_the_same_way_new_and_restored():
+    def first_round(table: Table) -> list[tuple[int, str | None]]:
+        table.deal(10)
+        while table.players_turn:
+            table.act("stand")
+        assert table.round is not None
+        return dealt_cards(table.round.history())
+
+    dealt = first_round(Table.new(EUROPEAN, rng=random.Random(3)))
+    assert first_round(Table.new(EUROPEAN, rng=random.Random(3))) == dealt
+    assert first_round(Table.new(EUROPEAN, rng=random.Random(4))) != dealt
+    # Restored from JSON, a table shuffles with the RNG it is given: before a round ...
+    state = Table.new(EUROPEAN, rng=random.Random(0)).to_json()
+    assert first_round(Table.from_json(state, rng=random.Random(3))) == dealt
+    # ... and with a round in it, once its shoe is due for a shuffle.
+    played = Table.from_json(state, rng=random.Random(3))
+    first_round(played)
+    state = played.to_json()
+    state["round"]["shoe"]["needs_shuffle"] = True
+    again = [first_round(Table.from_json(state, rng=random.Random(5))) for _ in range(2)]
+    assert again[0] == again[1]
+
+
+def test_tables_are_equal_only_in_the_same_state():
+    def table() -> Table:
+        return stacked("10s 9h 10d 8d 7c 9c 5s", bots=(BotSeat(2, "easy"),))
+
+    assert table() == table()
+    dealt = table()
+    dealt.deal(10)
+    assert dealt != table()
+    assert stacked("10s 9h 10d 8d 7c 9c 5s") != table()
+    assert table() != table().to_json()
 
 
 # Bots --------------------------------------------------------------------------------
@@ -613,8 +654,14 @@ def play_tier_session(seed: int) -> list[tuple[list[Event], dict[int, int]]]:
 
 @pytest.fixture(scope="module")
 def tier_session() -> list[tuple[list[Event], dict[int, int]]]:
-    """One long seeded session, shared by the bot tier tests."""
-    return play_tier_session(seed=2024)
+    """One long seeded session, shared by the bot tier tests.
+
+    Module-scoped, it is built before the per-test fixture that points analyses at the
+    engine's folder store: it must do so itself, or the hard bot's analysis is looked up
+    in the database store whenever no earlier test has loaded it (any test order but
+    the file's own)."""
+    with store.store_used(store.DirectoryStore()):
+        return play_tier_session(seed=2024)
 
 
 def bot_decisions(session: list[tuple[list[Event], dict[int, int]]], tier: str) -> list[Decision]:
