@@ -70,9 +70,6 @@ class Hand:
     def __init__(self, stake: int | Fraction) -> None:
         """An empty hand with ``stake`` riding on it; `add` deals it its cards."""
         self.cards: list[int] = []
-        #: The total with every ace counted 1, and whether there is an ace.
-        self.hard = 0
-        self.has_ace = False
         #: The best total, and whether an ace in it counts 11 (a soft total).
         self.total = 0
         self.soft = False
@@ -83,15 +80,22 @@ class Hand:
         self.natural = False
 
     def add(self, code: int) -> None:
-        """Deal the hand a card (by its code)."""
+        """Deal the hand a card (by its code).
+
+        An ace counts 11 unless that would take the hand over 21: an ace that fits counts
+        11 (one is enough: two would make 22), and counts 1 again once a card would take
+        the hand over 21.
+        """
         self.cards.append(code)
         points = POINTS[code]
-        self.hard += points
-        if points == 1:
-            self.has_ace = True
-        # An ace counts 11 unless that would take the hand over 21.
-        self.soft = self.has_ace and self.hard <= 11
-        self.total = self.hard + 10 if self.soft else self.hard
+        total = self.total + points
+        if self.soft and total > 21:
+            total -= 10
+            self.soft = False
+        elif points == 1 and total <= 11:
+            total += 10
+            self.soft = True
+        self.total = total
 
     @property
     def pair_points(self) -> int:

@@ -58,7 +58,7 @@ def simulate(rules: Rules, tier: str, rounds: int, *, seed: int | None = None) -
     deciding = (Phase.PLAYER_TURNS, Phase.INSURANCE)
     started = time.perf_counter()
     for _ in range(rounds):
-        rnd = Round(rules, shoe)
+        rnd = Round(rules, shoe, keep_history=False)
         rnd.place_bet(seat=1, amount=bet, owner="bot")
         rnd.deal()
         while rnd.phase in deciding:

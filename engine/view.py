@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.cards import Card
 from engine.events import Event, seat_hands
@@ -12,14 +12,18 @@ from engine.values import Action
 __all__ = ["PlayerView"]
 
 
-@dataclass
-class PlayerView:
+class PlayerView(NamedTuple):
     """A copy of the public state at one decision; it holds no reference to the round.
 
     The dealer's hole card is not in it (it is only ever revealed once no decision is
-    awaited), and the shoe is not at all — so a bot built on it cannot cheat. A value,
-    never changed once made; not ``frozen=True``, for the cost of building one on every
-    simulated decision (see `engine.events`).
+    awaited), and the shoe is not at all — so a bot built on it cannot cheat.
+
+    A frozen value, read by field name. It is a `typing.NamedTuple` rather than a frozen
+    dataclass because one is built for every decision of every simulated round: with its
+    ten fields a frozen slotted dataclass cost a simulated round 16,000 machine
+    instructions a view (each field set through ``object.__setattr__``), a NamedTuple
+    3,400 more than a plain mutable class (measured with callgrind, CPython 3.13). A view
+    of a round that keeps no history has none (``history`` and so ``hands`` are empty).
     """
 
     rules: Rules
