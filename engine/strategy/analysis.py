@@ -135,14 +135,7 @@ class _Batch:
         return hit, best
 
     def _drawn_value(self, group: npt.NDArray[np.int64], values: Floats) -> Floats:
-        """Σ over the next card of its probability times the value of the hand after it."""
-        after = self.hands.after[group]  # (g, rank)
-        following = np.where(
-            (after >= 0)[:, None, :],
-            values[np.maximum(after, 0)].transpose(0, 2, 1),  # (g, up, rank)
-            self.bust[group],
-        )
-        return np.asarray(np.einsum("gur,gur->gu", self.draw[group], following))
+        return _drawn_value(self.hands, group, self.draw, self.bust, values)
 
     def _double(self) -> Floats:
         everything = np.arange(len(self.hands.counts))
@@ -164,6 +157,81 @@ class _Batch:
     def policy_hit(self, policy_values: Floats) -> Floats:
         """The value of hitting each hand once, then playing on by the same chart."""
         return self._drawn_value(np.arange(len(self.hands.counts)), policy_values)
+
+
+def _drawn_value(
+    hands: HandSet, group: npt.NDArray[np.int64], draw: Floats, bust: Floats, values: Floats
+) -> Floats:
+    """Σ over the next card of its probability times the value of the hand after it."""
+    after = hands.after[group]  # (g, rank)
+    following = np.where(
+        (after >= 0)[:, None, :],
+        values[np.maximum(after, 0)].transpose(0, 2, 1),  # (g, up, rank)
+        bust[group],
+    )
+    return np.asarray(np.einsum("gur,gur->gu", draw[group], following))
+
+
+#: A post-split hand's first decision, on its first two cards.
+_STAND, _HIT, _DOUBLE = 0, 1, 2
+
+
+def _pair_with(rank: int, second: int) -> tuple[int, ...]:
+    """Rank counts of a pair card and a second card."""
+    counts = [0] * 10
+    counts[rank] += 1
+    counts[second] += 1
+    return tuple(counts)
+
+
+@dataclass(frozen=True)
+class _SplitPolicy:
+    """A fixed strategy for the hands after a split of one rank (`hands_containing`)."""
+
+    #: (second card, up card): `_STAND`, `_HIT` or `_DOUBLE` on the first two cards.
+    start: npt.NDArray[np.int64]
+    #: (hand, up card): whether a hand of three or more cards hits.
+    hits: npt.NDArray[np.bool_]
+
+    def stands_needed(self, hands: HandSet, starts: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """(hand, up card): where this strategy can end standing, doubled or not — the only
+        hands whose dealer probabilities its EVs need."""
+        reached = np.zeros_like(self.hits)
+        ends = np.zeros_like(self.hits)
+        for second, q in enumerate(starts):
+            ends[q] |= self.start[second] == _STAND
+            for card in range(10):
+                after = hands.after[q, card]
+                if after >= 0:
+                    reached[after] |= self.start[second] == _HIT
+                    ends[after] |= self.start[second] == _DOUBLE
+        for group in reversed(_groups_by_hard_total(hands)):  # lowest first
+            moving = reached[group] & self.hits[group]
+            ends[group] |= reached[group] & ~self.hits[group]
+            for card in range(10):
+                after = hands.after[group, card]
+                known = after >= 0
+                reached[after[known]] |= moving[known]
+        return ends
+
+    def values(
+        self,
+        hands: HandSet,
+        starts: npt.NDArray[np.int64],
+        draw: Floats,
+        bust: Floats,
+        stand: Floats,
+        doubled_stand: Floats,
+    ) -> Floats:
+        """(second card, up card): the EV of a hand of a pair card and a second card played
+        by this strategy, from the shoe the tables describe."""
+        value = stand.copy()
+        for group in _groups_by_hard_total(hands):
+            drawn = _drawn_value(hands, group, draw, bust, value)
+            value[group] = np.where(self.hits[group], drawn, stand[group])
+        hit = _drawn_value(hands, starts, draw, bust, value)
+        double = 2 * _drawn_value(hands, starts, draw, bust, doubled_stand)
+        return np.choose(self.start, [stand[starts], hit, double])
 
 
 def _groups_by_hard_total(hands: HandSet) -> list[npt.NDArray[np.int64]]:
@@ -191,6 +259,7 @@ class Analysis:
         self.full = np.array([4 * decks] * 9 + [16 * decks], dtype=np.int64)
         self._policies: dict[object, dict[int, Floats]] = {}
         self._evs: dict[tuple[int, int, int, bool], ActionEVs] = {}
+        self._split_evs: dict[tuple[int, object], Floats] = {}
         self._split_ranks = list(range(10)) if rules.max_hands >= 2 else []
         removals = self._needed_removals()
         self._rows = {removal: i for i, removal in enumerate(removals)}
@@ -327,105 +396,223 @@ class Analysis:
 
     # Splits ------------------------------------------------------------------------------
 
-    def post_split_value(
-        self,
-        rank: int,
-        second: int,
-        up: int,
-        chart: Chart | None,
-        *,
-        other_out: bool = True,
-        first: bool = True,
-    ) -> float:
-        """A post-split hand (rank, second) played optimally, or by ``chart`` if given.
-
-        With ``other_out`` the other hand's pair card is out of the shoe, as it is; without,
-        it is not — the two serve to extrapolate to more pair cards out after re-splits.
-        ``first`` is the seat's first hand, which alone loses its original unit to a dealer
-        natural under ``original_bets_only``.
-        """
-        counts = [0] * 10
-        counts[rank] += 1
-        counts[second] += 1
-        later = not first and bool(self.later_batches)
-        if rank == 0 and not self.rules.hit_split_aces:
-            return self._one_card_ace(counts, up, other_out, later)
-        if later:
-            batch = self.later_batches[rank if other_out else None]
-        else:
-            batch = self.split_batches[rank] if other_out else self.base
-        q = batch.hands.index[tuple(counts)]
-        total = int(batch.hands.total[q])
-        double = self.rules.double_after_split and self.can_double(total)
-        if chart is None:
-            options = [batch.stand[q, up], batch.hit[q, up]]
-            if double:
-                options.append(batch.double[q, up])
-            return float(max(options))
-        code = chart_code(chart, counts, up, pair_splittable=False)
-        action = resolve(code, double=double, surrender=False, split=False)
-        if action == "double":
-            return float(batch.double[q, up])
-        if action == "stand":
-            return float(batch.stand[q, up])
-        return float(self.chart_hits(chart, batch)[q, up])
-
-    def _one_card_ace(self, counts: list[int], up: int, other_out: bool, later: bool) -> float:
-        removal = list(counts)
-        removal[0] += other_out
-        row = self._rows[tuple(removal)]
-        total = sum((r + 1) * k for r, k in enumerate(counts)) + 10  # an ace and one card
-        dist = self.dealer[row][None, :, :]
-        value = float(_stand(np.array([total]), dist, self.peek)[0, up])
-        return value + float(dist[0, up, NATURAL]) if later else value
-
     def split_ev(self, rank: int, up: int, chart: Chart | None = None) -> float:
         """EV (units of the initial bet, unnormalised) of splitting a pair of ``rank``.
 
-        Hands get their second cards in turn; one that draws the pair card again is split
-        while the seat holds fewer than ``max_hands`` hands. The chance of the pair card,
-        and each finished hand's value, follow how many pair cards are out by then (a
-        hand's value is extrapolated linearly in that number, from its values with the
-        other pair card out and not); the other cards drawn meanwhile are left out.
+        Exact for the post-split strategy of `_split_policy` (or ``chart``'s codes), with
+        re-splits up to ``max_hands``: see `_exact_split_evs`. Worked out for every up card
+        at once, the first time any is asked for.
         """
-        shoe = self.full.copy()
-        shoe[up] -= 1
+        key = (rank, None if chart is None else _chart_key(chart))
+        found = self._split_evs.get(key)
+        if found is None:
+            found = self._split_evs[key] = self._exact_split_evs(rank, chart)
+        return float(found[up])
 
-        def hand_values(first: bool) -> tuple[Floats, Floats]:
-            """A hand's value by its second card: with the other pair card out, and not."""
-            value = self.post_split_value
-            near = [value(rank, x, up, chart, first=first) for x in range(10)]
-            far = [value(rank, x, up, chart, other_out=False, first=first) for x in range(10)]
-            return np.array(near), np.array(far)
+    def _split_limit(self, rank: int) -> int:
+        """The most hands a pair of ``rank`` can become."""
+        rules = self.rules
+        return rules.max_hands if rank != 0 or rules.resplit_aces else 2
 
-        first_values = hand_values(first=True)
-        later_values = hand_values(first=False) if self.later_batches else first_values
-        limit = self.rules.max_hands if rank != 0 or self.rules.resplit_aces else 2
+    def _split_policy(self, rank: int, chart: Chart | None, *, later: bool) -> _SplitPolicy:
+        """How a hand after a split is played: by its own cards and the up card alone.
 
-        # Lives for this call only, over at most limit × limit × 2·limit × 2 states.
+        Without a chart, each decision is the best one for the hand's cards with the shoe
+        less the up card, both original pair cards and the hand's own cards (stand unless
+        hitting is strictly better, double only if strictly better than both), for the
+        stakes a dealer natural takes from it (``later``: not the seat's first hand).
+        """
+        hands = hands_containing(rank)
+        counts = hands.counts
+        two_card = hands.cards == 2
+        can_hit = (hands.total < 21)[:, None]
+        one_card_aces = rank == 0 and not self.rules.hit_split_aces
+        start = np.zeros((10, 10), dtype=np.int64)  # (second card, up): STAND, HIT or DOUBLE
+        if one_card_aces:
+            return _SplitPolicy(start, np.zeros((len(counts), 10), dtype=np.bool_))
+        batch = (self.later_batches if later else self.split_batches)[rank]
+        starts = np.array([hands.index[_pair_with(rank, second)] for second in range(10)])
+        doubles = np.array(
+            [self.rules.double_after_split and self.can_double(int(hands.total[q])) for q in starts]
+        )
+        if chart is None:
+            hits = (batch.hit > batch.stand) & can_hit
+            stand, hit, double = batch.stand[starts], batch.hit[starts], batch.double[starts]
+            hit_better = hits[starts]
+            start[hit_better] = _HIT
+            best = np.where(hit_better, hit, stand)
+            start[doubles[:, None] & (double > best)] = _DOUBLE
+        else:
+            hits = np.array(
+                [[hits_on(chart, int(t), bool(s), up) for up in range(10)]
+                 for t, s in zip(hands.total, hands.soft, strict=True)]
+            ) & can_hit  # fmt: skip
+            for second, q in enumerate(starts):
+                for up in range(10):
+                    code = chart_code(chart, list(counts[q]), up, pair_splittable=False)
+                    action = resolve(
+                        code, double=bool(doubles[second]), surrender=False, split=False
+                    )
+                    start[second, up] = {"stand": _STAND, "hit": _HIT, "double": _DOUBLE}[action]
+        hits &= ~two_card[:, None]  # a two-card hand is only ever a start
+        return _SplitPolicy(start, hits)
+
+    def _exact_split_evs(self, rank: int, chart: Chart | None) -> Floats:
+        """The split EV of a pair of ``rank`` against every up card, exactly.
+
+        Every hand after the split is played by a fixed strategy of its own cards, so by
+        exchangeability the order in which hands get their cards does not change the joint
+        law of everything dealt: deal every hand its second card first (re-splitting pair
+        cards while hands are short of the limit), then play them out. A hand's EV then
+        depends only on how many pair cards the re-splits took (a) and how many other
+        hands' second cards are known not to be pair cards (b); the rest are random cards,
+        which leave a fixed strategy's EV unchanged. Removing a card known not to be a
+        pair card is removing a random card less the chance it was one, which reduces
+        every term to a hand's value from the shoe with a + b pair cards more out
+        (Farmer's method; docs/strategy.md).
+        """
+        limit = self._split_limit(rank)
+        most = 2 * limit - 4  # the most extra pair cards out in any term
+        first_policy = self._split_policy(rank, chart, later=False)
+        first: Settlement = "original" if self.rules.original_bets_only else "stake"
+        jobs: list[tuple[_SplitPolicy, Settlement]] = [(first_policy, first)]
+        if self.later_batches:
+            jobs.append((self._split_policy(rank, chart, later=True), "none"))
+        values = self._split_hand_values(rank, jobs, most)
+        first_x, first_p = values[0]
+        later_x, later_p = values[-1]
+
+        shoe = (
+            self.full[None, :] - np.eye(10, dtype=np.int64) - 2 * np.eye(10, dtype=np.int64)[rank]
+        )
+        size = shoe.sum(axis=1).astype(np.float64)  # per up card
+        pairs = shoe[:, rank].astype(np.float64)
+
         @cache
-        def expect(waiting: int, hands: int, out: int, first: bool) -> float:
-            """The value of ``waiting`` hands yet to get a second card, ``out`` pair cards
-            being out of the shoe; ``first`` while the seat's first hand is among them
-            (it is always the next one to get its card)."""
-            if waiting == 0:
-                return 0.0
-            left = shoe.copy()
-            left[rank] -= out
-            again = left[rank] / left.sum()
-            near, far = first_values if first else later_values
-            values = near + (out - 2) * (near - far)  # besides its own, out - 1 are out
-            others = left.copy()
-            others[rank] = 0
-            value = (1 - again) * ((others * values).sum() / others.sum())
-            value += (1 - again) * expect(waiting - 1, hands, out, False)
-            if hands < limit:
-                value += again * expect(waiting + 1, hands + 1, out + 1, first)
-            else:
-                value += again * (values[rank] + expect(waiting - 1, hands, out + 1, False))
-            return float(value)
+        def any_second(a: int, b: int, later: bool) -> Floats:
+            """A hand whose second card may be anything; a + 2 pair cards and b other
+            hands' (non-pair) second cards out."""
+            if b == 0:
+                return (later_x if later else first_x)[a]
+            chance = (pairs - a) / (size - a - b + 1)  # a random card being a pair card
+            lower = any_second(a, b - 1, later)
+            return np.asarray((lower - chance * any_second(a + 1, b - 1, later)) / (1 - chance))
 
-        return expect(2, 2, 2, True)
+        @cache
+        def non_pair_second(a: int, b: int, later: bool) -> Floats:
+            """The same hand given that its second card is not a pair card."""
+            chance = (pairs - a) / (size - a - b)
+            if b == 0:
+                x_values, p_values = (later_x, later_p) if later else (first_x, first_p)
+                return np.asarray((x_values[a] - chance * p_values[a]) / (1 - chance))
+            lower = non_pair_second(a, b - 1, later)
+            return np.asarray(
+                (lower - chance * non_pair_second(a + 1, b - 1, later)) / (1 - chance)
+            )
+
+        total = np.zeros(10)
+
+        def deal(hands: int, done: int, probability: Floats) -> None:
+            """Second cards dealt in turn: ``done`` hands have a non-pair card so far."""
+            nonlocal total
+            a = hands - 2
+            if hands == limit:  # the rest take any card
+                if done == 0:
+                    value = any_second(a, 0, False) + (limit - 1) * any_second(a, 0, True)
+                else:
+                    value = non_pair_second(a, done - 1, False)
+                    value = value + (done - 1) * non_pair_second(a, done - 1, True)
+                    value = value + (limit - done) * any_second(a, done, True)
+                total = total + probability * value
+            elif done == hands:
+                value = non_pair_second(a, hands - 1, False)
+                total = total + probability * (
+                    value + (hands - 1) * non_pair_second(a, hands - 1, True)
+                )
+            else:
+                left = size - a - done
+                deal(hands + 1, done, probability * (pairs - a) / left)
+                deal(hands, done + 1, probability * (size - pairs - done) / left)
+
+        deal(2, 0, np.ones(10))
+        return total
+
+    def _split_hand_values(
+        self, rank: int, jobs: list[tuple[_SplitPolicy, Settlement]], most: int
+    ) -> list[tuple[Floats, Floats]]:
+        """For each (policy, settlement): a hand holding one pair card, by how many extra
+        pair cards are out (0 … ``most``) and up card: its EV with a random second card,
+        and with the pair card as its second card (both unnormalised)."""
+        hands = hands_containing(rank)
+        pair = np.eye(10, dtype=np.int64)[rank]
+        starts = np.array([hands.index[_pair_with(rank, second)] for second in range(10)])
+        stands = np.zeros((len(hands.counts), 10), dtype=np.bool_)
+        for policy, _ in jobs:
+            stands |= policy.stands_needed(hands, starts)
+        dists = self._split_dealer(hands.counts, rank, stands, most)
+        results: list[tuple[list[Floats], list[Floats]]] = [([], []) for _ in jobs]
+        for extra, dist in enumerate(dists):
+            out = hands.counts + (1 + extra) * pair  # the other pair cards too
+            shoes = self.full[None, None, :] - out[:, None, :] - np.eye(10, dtype=np.int64)[None]
+            totals = shoes.sum(axis=2)
+            valid = (shoes >= 0).all(axis=2) & (totals > 0)
+            draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
+            bust = self.bust_values(shoes, totals)
+            unsettled = _stand(hands.total, dist, self.peek)
+            natural = dist[..., NATURAL]
+            # The shoe before the second card, per up card: the ace's shoe with the ace back.
+            start_shoe = np.maximum(shoes[starts[0]] + np.eye(10, dtype=np.int64)[0], 0)
+            start_draw = start_shoe / np.maximum(start_shoe.sum(axis=1, keepdims=True), 1)
+            for (policy, settlement), (x_values, p_values) in zip(jobs, results, strict=True):
+                single, doubled = _RETURNED_TO_NATURAL[settlement]
+                value = policy.values(
+                    hands,
+                    starts,
+                    draw,
+                    bust,
+                    unsettled + single * natural,
+                    unsettled + doubled * natural,
+                )  # (second card, up)
+                x_values.append(np.einsum("us,su->u", start_draw, value))
+                p_values.append(value[rank])
+        return [(np.array(x), np.array(p)) for x, p in results]
+
+    def _split_dealer(
+        self, counts: npt.NDArray[np.int64], rank: int, stands: npt.NDArray[np.bool_], most: int
+    ) -> list[Floats]:
+        """Dealer probabilities (hand, up card, outcome) where ``stands``, for each number of
+        extra pair cards out (0 … ``most``); elsewhere zeros.
+
+        A shoe the analysis already has (a hand with more pair cards in it) is read from
+        its table; the rest are computed, each shoe once, up card by up card.
+        """
+        pair = np.eye(10, dtype=np.int64)[rank]
+        dists = [np.zeros((len(counts), 10, len(OUTCOMES))) for _ in range(most + 1)]
+        for up in range(10):
+            rows = np.flatnonzero(stands[:, up])
+            missing: dict[tuple[int, ...], int] = {}
+            places: list[tuple[int, npt.NDArray[np.int64], list[int]]] = []
+            for extra in range(most + 1):
+                known, found, computed = [], [], []
+                for q, removal in zip(rows, counts[rows] + (1 + extra) * pair, strict=True):
+                    key = tuple(int(k) for k in removal)
+                    row = self._rows.get(key)
+                    if row is None:
+                        computed.append(missing.setdefault(key, len(missing)))
+                    else:
+                        known.append(int(q))
+                        found.append(row)
+                dists[extra][known, up] = self.dealer[found, up]
+                places.append((extra, rows[np.isin(rows, known, invert=True)], computed))
+            if not missing:
+                continue
+            shoes = self.full[None, :] - np.array(list(missing), dtype=np.int64)
+            shoes[:, up] -= 1
+            paths = dealer_paths(up + 1, self.rules.dealer_hits_soft_17)
+            table = dealer_distributions(paths, shoes)
+            for extra, where, computed in places:
+                dists[extra][where, up] = table[computed]
+        return dists
 
     # Charts and the edge ------------------------------------------------------------------
 
