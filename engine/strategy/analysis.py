@@ -14,10 +14,11 @@ only the original one: a doubled hand then gets its second unit back, and after 
 first hand loses its original unit while the others get their stakes back. A busted hand is
 settled before the hole card is turned, so it loses its whole stake either way.
 
-Splits use the standard approximation, documented in the README: each post-split hand is
-played by its best stand/hit/double decision for its own cards, with the other hand's
-first card removed from the shoe; re-splits up to ``max_hands`` are counted by a branching
-process on the chance of drawing the pair card again.
+Split EVs are exact for a fixed post-split strategy: each hand after a split is played by
+the best play for its own cards with the shoe less the up card, both original pair cards
+and its own cards (`Analysis._split_policy`), the same for every split hand; re-splits up
+to ``max_hands`` are counted exactly by how many pair cards they take (Farmer's method,
+docs/strategy.md).
 """
 
 from __future__ import annotations
@@ -493,7 +494,7 @@ class Analysis:
             """A hand whose second card may be anything; a + 2 pair cards and b other
             hands' (non-pair) second cards out."""
             if b == 0:
-                return (later_x if later else first_x)[a]
+                return np.asarray((later_x if later else first_x)[a])
             chance = (pairs - a) / (size - a - b + 1)  # a random card being a pair card
             lower = any_second(a, b - 1, later)
             return np.asarray((lower - chance * any_second(a + 1, b - 1, later)) / (1 - chance))
