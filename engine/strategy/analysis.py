@@ -39,6 +39,7 @@ from engine.strategy.hands import HandSet, hands_containing
 __all__ = ["ActionEVs", "Analysis", "Chart"]
 
 Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
 _DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
 
 
@@ -240,6 +241,35 @@ def _groups_by_hard_total(hands: HandSet) -> list[npt.NDArray[np.int64]]:
     return [np.flatnonzero(hands.hard == hard) for hard in range(21, 0, -1)]
 
 
+#: More than any rank count a removal holds (21 aces, or a hand's pair cards and 5 more).
+_RADIX = 32
+
+
+def _removal_keys(removals: Ints) -> Ints:
+    """One integer per removal (a row of rank counts), to look many up at once."""
+    return np.asarray(removals @ _RADIX ** np.arange(10, dtype=np.int64), dtype=np.int64)
+
+
+class _Rows:
+    """Table rows by removal key, found in bulk by a binary search of the sorted keys."""
+
+    def __init__(self, keys: Ints) -> None:
+        self._keys = keys
+        self._order = np.argsort(keys, kind="stable")
+        self._sorted = keys[self._order]
+
+    def find(self, keys: Ints) -> Ints:
+        """The row of each key, or -1 where there is none."""
+        if not len(self._sorted):
+            return np.full(len(keys), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self._sorted, keys), len(self._sorted) - 1)
+        return np.where(self._sorted[at] == keys, self._order[at], -1)
+
+    def extended(self, keys: Ints) -> _Rows:
+        """The same rows and then one per key, in order."""
+        return _Rows(np.concatenate([self._keys, keys]))
+
+
 def _stand(totals: npt.NDArray[np.int64], dist: Floats, peek: bool) -> Floats:
     """Standing EV for each hand total against each dealer distribution (natural aside)."""
     dealer_totals = np.arange(17, 22)
@@ -263,8 +293,11 @@ class Analysis:
         self._split_evs: dict[tuple[int, object], Floats] = {}
         self._split_ranks = list(range(10)) if rules.max_hands >= 2 else []
         removals = self._needed_removals()
-        self._rows = {removal: i for i, removal in enumerate(removals)}
+        self._rows = _Rows(_removal_keys(removals))
         self.dealer = self._dealer_table(removals)
+        #: Per up card, the shoes beyond the table that split EVs need (more pair cards
+        #: out): their rows and dealer probabilities, each shoe computed once.
+        self._more_dealer: dict[int, tuple[_Rows, Floats]] = {}
         # The hand a seat starts with, and the first hand of a split, lose their original
         # unit to a natural; with original_bets_only the later hands of a split lose nothing.
         first: Settlement = "original" if rules.original_bets_only else "stake"
@@ -282,23 +315,21 @@ class Analysis:
 
     # Shoes and the dealer -------------------------------------------------------------
 
-    def _needed_removals(self) -> list[tuple[int, ...]]:
-        seen: dict[tuple[int, ...], None] = {}
-        for hand in hands_containing(None).counts:
-            seen[tuple(int(k) for k in hand)] = None
+    def _needed_removals(self) -> Ints:
+        """Every hand, and every hand holding a pair card with the other pair card out:
+        the removals (rank counts out of the shoe) the table has rows for, each once."""
+        removals = [hands_containing(None).counts]
         for rank in self._split_ranks:
             source = hands_containing(rank).counts
             if rank == 0 and not self.rules.hit_split_aces:
-                source = np.array([h for h in source if h.sum() == 2])
-            for hand in source:
-                removal = [int(k) for k in hand]
-                removal[rank] += 1
-                seen[tuple(removal)] = None
-        return list(seen)
+                source = source[source.sum(axis=1) == 2]
+            removals.append(source + np.eye(10, dtype=np.int64)[rank])
+        every = np.concatenate(removals)
+        _, first = np.unique(_removal_keys(every), return_index=True)
+        return every[np.sort(first)]  # in the order first met
 
-    def _dealer_table(self, removals: list[tuple[int, ...]]) -> Floats:
-        removed = np.array(removals, dtype=np.int64)
-        table = np.zeros((len(removals), 10, len(OUTCOMES)))
+    def _dealer_table(self, removed: Ints) -> Floats:
+        table = np.zeros((len(removed), 10, len(OUTCOMES)))
         for up in range(10):
             shoes = self.full[None, :] - removed
             shoes[:, up] -= 1
@@ -306,12 +337,45 @@ class Analysis:
             table[:, up, :] = dealer_distributions(paths, shoes)
         return table
 
-    def dealer_rows(self, hands: npt.NDArray[np.int64], extra: int | None) -> npt.NDArray[np.int64]:
+    def dealer_rows(self, hands: Ints, extra: int | None) -> Ints:
         removals = hands.copy()
         if extra is not None:
             removals[:, extra] += 1
-        rows = self._rows
-        return np.array([rows[tuple(int(k) for k in removal)] for removal in removals])
+        return self._rows.find(_removal_keys(removals))
+
+    def dealer_for(self, removals: Ints, ups: Ints) -> Floats:
+        """Dealer probabilities (row, outcome) with each removal and up card out of the shoe:
+        from the table where it has the removal, else computed once per shoe; zeros where
+        the shoe cannot hold the cards."""
+        shoes = self.full[None, :] - removals
+        shoes[np.arange(len(ups)), ups] -= 1
+        possible = (shoes >= 0).all(axis=1)
+        keys = _removal_keys(removals)
+        rows = self._rows.find(keys)
+        found = np.zeros((len(keys), len(OUTCOMES)))
+        known = rows >= 0
+        found[known] = self.dealer[rows[known], ups[known]]
+        computed = possible & ~known
+        for up in np.unique(ups[computed]):
+            at = np.flatnonzero(computed & (ups == up))
+            found[at] = self._more_dealer_for(int(up), keys[at], shoes[at])
+        return found
+
+    def _more_dealer_for(self, up: int, keys: Ints, shoes: Ints) -> Floats:
+        """Dealer probabilities for shoes off the table, against ``up``, each computed once."""
+        rows, table = self._more_dealer.get(up, (_Rows(np.zeros(0, dtype=np.int64)), None))
+        at = rows.find(keys)
+        new = at < 0
+        if new.any():
+            new_keys, first = np.unique(keys[new], return_index=True)
+            paths = dealer_paths(up + 1, self.rules.dealer_hits_soft_17)
+            computed = dealer_distributions(paths, shoes[new][first])
+            table = computed if table is None else np.concatenate([table, computed])
+            rows = rows.extended(new_keys)
+            self._more_dealer[up] = rows, table
+            at = rows.find(keys)
+        assert table is not None
+        return table[at]
 
     def shoes_for(self, hands: npt.NDArray[np.int64], extra: int | None) -> npt.NDArray[np.int64]:
         """The shoe left for each hand and up card: (hand, up, rank) counts."""
@@ -579,40 +643,15 @@ class Analysis:
         return [(np.array(x), np.array(p)) for x, p in results]
 
     def _split_dealer(
-        self, counts: npt.NDArray[np.int64], rank: int, stands: npt.NDArray[np.bool_], most: int
-    ) -> list[Floats]:
-        """Dealer probabilities (hand, up card, outcome) where ``stands``, for each number of
-        extra pair cards out (0 … ``most``); elsewhere zeros.
-
-        A shoe the analysis already has (a hand with more pair cards in it) is read from
-        its table; the rest are computed, each shoe once, up card by up card.
-        """
+        self, counts: Ints, rank: int, stands: npt.NDArray[np.bool_], most: int
+    ) -> Floats:
+        """Dealer probabilities (extra, hand, up card, outcome) where ``stands``, for each
+        number of extra pair cards out (0 … ``most``); elsewhere zeros."""
         pair = np.eye(10, dtype=np.int64)[rank]
-        dists = [np.zeros((len(counts), 10, len(OUTCOMES))) for _ in range(most + 1)]
-        for up in range(10):
-            rows = np.flatnonzero(stands[:, up])
-            missing: dict[tuple[int, ...], int] = {}
-            places: list[tuple[int, npt.NDArray[np.int64], list[int]]] = []
-            for extra in range(most + 1):
-                known, found, computed = [], [], []
-                for q, removal in zip(rows, counts[rows] + (1 + extra) * pair, strict=True):
-                    key = tuple(int(k) for k in removal)
-                    row = self._rows.get(key)
-                    if row is None:
-                        computed.append(missing.setdefault(key, len(missing)))
-                    else:
-                        known.append(int(q))
-                        found.append(row)
-                dists[extra][known, up] = self.dealer[found, up]
-                places.append((extra, rows[np.isin(rows, known, invert=True)], computed))
-            if not missing:
-                continue
-            shoes = self.full[None, :] - np.array(list(missing), dtype=np.int64)
-            shoes[:, up] -= 1
-            paths = dealer_paths(up + 1, self.rules.dealer_hits_soft_17)
-            table = dealer_distributions(paths, shoes)
-            for extra, where, computed in places:
-                dists[extra][where, up] = table[computed]
+        hand, up = np.nonzero(stands)
+        dists = np.zeros((most + 1, len(counts), 10, len(OUTCOMES)))
+        for extra in range(most + 1):
+            dists[extra, hand, up] = self.dealer_for(counts[hand] + (1 + extra) * pair, up)
         return dists
 
     # Charts and the edge ------------------------------------------------------------------
