@@ -24,7 +24,7 @@ docs/strategy.md).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -143,14 +143,11 @@ class _Batch:
         everything = np.arange(len(self.hands.counts))
         return 2 * self._drawn_value(everything, self.doubled_stand)
 
-    def policy(self, plays: Callable[[int, bool, int], bool]) -> Floats:
-        """Values of hands played on by a chart: ``plays(total, soft, up) → hit?``."""
+    def policy(self, hits: npt.NDArray[np.bool_]) -> Floats:
+        """Values of hands played on by a chart: ``hits`` (hand, up card) where it hits."""
         hands = self.hands
         value = self.stand.copy()
-        hits = np.array(
-            [[plays(int(t), bool(s), up) for up in range(1, 11)]
-             for t, s in zip(hands.total, hands.soft, strict=True)]
-        ) & (hands.total < 21)[:, None]  # fmt: skip
+        hits = hits & (hands.total < 21)[:, None]
         for group in _groups_by_hard_total(hands):
             drawn = self._drawn_value(group, value)
             value[group] = np.where(hits[group], drawn, self.stand[group])
@@ -508,10 +505,7 @@ class Analysis:
             best = np.where(hit_better, hit, stand)
             start[doubles[:, None] & (double > best)] = _DOUBLE
         else:
-            hits = np.array(
-                [[hits_on(chart, int(t), bool(s), up) for up in range(10)]
-                 for t, s in zip(hands.total, hands.soft, strict=True)]
-            ) & can_hit  # fmt: skip
+            hits = _hits_by_chart(chart, hands) & can_hit
             for second, q in enumerate(starts):
                 for up in range(10):
                     code = chart_code(chart, list(counts[q]), up, pair_splittable=False)
@@ -614,9 +608,9 @@ class Analysis:
         stands = np.zeros((len(hands.counts), 10), dtype=np.bool_)
         for policy, _ in jobs:
             stands |= policy.stands_needed(hands, starts)
-        dists = self._split_dealer(hands.counts, rank, stands, most)
         results: list[tuple[list[Floats], list[Floats]]] = [([], []) for _ in jobs]
-        for extra, dist in enumerate(dists):
+        for extra in range(most + 1):
+            dist = self._split_dealer(hands.counts, rank, stands, extra)
             out = hands.counts + (1 + extra) * pair  # the other pair cards too
             shoes = self.full[None, None, :] - out[:, None, :] - np.eye(10, dtype=np.int64)[None]
             totals = shoes.sum(axis=2)
@@ -643,16 +637,16 @@ class Analysis:
         return [(np.array(x), np.array(p)) for x, p in results]
 
     def _split_dealer(
-        self, counts: Ints, rank: int, stands: npt.NDArray[np.bool_], most: int
+        self, counts: Ints, rank: int, stands: npt.NDArray[np.bool_], extra: int
     ) -> Floats:
-        """Dealer probabilities (extra, hand, up card, outcome) where ``stands``, for each
-        number of extra pair cards out (0 … ``most``); elsewhere zeros."""
-        pair = np.eye(10, dtype=np.int64)[rank]
+        """Dealer probabilities (hand, up card, outcome) where ``stands``, with the other
+        pair card and ``extra`` more out of the shoe; elsewhere zeros."""
         hand, up = np.nonzero(stands)
-        dists = np.zeros((most + 1, len(counts), 10, len(OUTCOMES)))
-        for extra in range(most + 1):
-            dists[extra, hand, up] = self.dealer_for(counts[hand] + (1 + extra) * pair, up)
-        return dists
+        dist = np.zeros((len(counts), 10, len(OUTCOMES)))
+        removals = counts[hand]
+        removals[:, rank] += 1 + extra
+        dist[hand, up] = self.dealer_for(removals, up)
+        return dist
 
     # Charts and the edge ------------------------------------------------------------------
 
@@ -661,11 +655,8 @@ class Analysis:
         policies = self._policies.setdefault(_chart_key(chart), {})
         found = policies.get(id(batch))
         if found is None:
-
-            def plays(total: int, soft: bool, up: int) -> bool:
-                return hits_on(chart, total, soft, up - 1)
-
-            found = policies[id(batch)] = batch.policy_hit(batch.policy(plays))
+            hits = _hits_by_chart(chart, batch.hands)
+            found = policies[id(batch)] = batch.policy_hit(batch.policy(hits))
         return found
 
 
@@ -688,6 +679,15 @@ def hits_on(chart: Chart, total: int, soft: bool, up: int) -> bool:
     if row is None:
         return total < 12 or (soft and total < 18)
     return row[up_key(up)] in ("H", "D", "R", "Ph", "P", "Rp")
+
+
+def _hits_by_chart(chart: Chart, hands: HandSet) -> npt.NDArray[np.bool_]:
+    """(hand, up card): whether each hand, of three or more cards, hits by the chart."""
+    by_total = np.array(
+        [[[hits_on(chart, total, soft, up) for up in range(10)] for soft in (False, True)]
+         for total in range(22)]
+    )  # fmt: skip
+    return np.asarray(by_total[hands.total, hands.soft.astype(np.int64)])
 
 
 def chart_code(chart: Chart, counts: list[int], up: int, *, pair_splittable: bool) -> str:
