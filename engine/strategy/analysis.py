@@ -603,38 +603,54 @@ class Analysis:
         pair cards are out (0 … ``most``) and up card: its EV with a random second card,
         and with the pair card as its second card (both unnormalised)."""
         hands = hands_containing(rank)
-        pair = np.eye(10, dtype=np.int64)[rank]
         starts = np.array([hands.index[_pair_with(rank, second)] for second in range(10)])
         stands = np.zeros((len(hands.counts), 10), dtype=np.bool_)
         for policy, _ in jobs:
             stands |= policy.stands_needed(hands, starts)
-        results: list[tuple[list[Floats], list[Floats]]] = [([], []) for _ in jobs]
-        for extra in range(most + 1):
-            dist = self._split_dealer(hands.counts, rank, stands, extra)
-            out = hands.counts + (1 + extra) * pair  # the other pair cards too
-            shoes = self.full[None, None, :] - out[:, None, :] - np.eye(10, dtype=np.int64)[None]
-            totals = shoes.sum(axis=2)
-            valid = (shoes >= 0).all(axis=2) & (totals > 0)
-            draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
-            bust = self.bust_values(shoes, totals)
-            unsettled = _stand(hands.total, dist, self.peek)
-            natural = dist[..., NATURAL]
-            # The shoe before the second card, per up card: the ace's shoe with the ace back.
-            start_shoe = np.maximum(shoes[starts[0]] + np.eye(10, dtype=np.int64)[0], 0)
-            start_draw = start_shoe / np.maximum(start_shoe.sum(axis=1, keepdims=True), 1)
-            for (policy, settlement), (x_values, p_values) in zip(jobs, results, strict=True):
-                single, doubled = _RETURNED_TO_NATURAL[settlement]
-                value = policy.values(
-                    hands,
-                    starts,
-                    draw,
-                    bust,
-                    unsettled + single * natural,
-                    unsettled + doubled * natural,
-                )  # (second card, up)
-                x_values.append(np.einsum("us,su->u", start_draw, value))
-                p_values.append(value[rank])
-        return [(np.array(x), np.array(p)) for x, p in results]
+        levels = [self._split_level_values(rank, jobs, starts, stands, e) for e in range(most + 1)]
+        return [
+            (np.array([level[job][0] for level in levels]),
+             np.array([level[job][1] for level in levels]))
+            for job in range(len(jobs))
+        ]  # fmt: skip
+
+    def _split_level_values(
+        self,
+        rank: int,
+        jobs: list[tuple[_SplitPolicy, Settlement]],
+        starts: Ints,
+        stands: npt.NDArray[np.bool_],
+        extra: int,
+    ) -> list[tuple[Floats, Floats]]:
+        """`_split_hand_values` with ``extra`` pair cards out: for each job, by up card."""
+        hands = hands_containing(rank)
+        dist = self._split_dealer(hands.counts, rank, stands, extra)
+        out = hands.counts.copy()
+        out[:, rank] += 1 + extra  # the other pair cards too
+        shoes = self.full[None, None, :] - out[:, None, :] - np.eye(10, dtype=np.int64)[None]
+        totals = shoes.sum(axis=2)
+        valid = (shoes >= 0).all(axis=2) & (totals > 0)
+        draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
+        bust = self.bust_values(shoes, totals)
+        unsettled = _stand(hands.total, dist, self.peek)
+        natural = dist[..., NATURAL]
+        # The shoe before the second card, per up card: the ace's shoe with the ace back.
+        start_shoe = np.maximum(shoes[starts[0]] + np.eye(10, dtype=np.int64)[0], 0)
+        start_draw = start_shoe / np.maximum(start_shoe.sum(axis=1, keepdims=True), 1)
+        del dist, shoes, valid
+        found = []
+        for policy, settlement in jobs:
+            single, doubled = _RETURNED_TO_NATURAL[settlement]
+            value = policy.values(
+                hands,
+                starts,
+                draw,
+                bust,
+                unsettled + single * natural,
+                unsettled + doubled * natural,
+            )  # (second card, up)
+            found.append((np.einsum("us,su->u", start_draw, value), value[rank]))
+        return found
 
     def _split_dealer(
         self, counts: Ints, rank: int, stands: npt.NDArray[np.bool_], extra: int
