@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from engine.rules import DoubleOn, Rules, Surrender
 from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions, dealer_paths
-from engine.strategy.hands import HandSet, hands_containing
+from engine.strategy.hands import HandSet, count_keys, hands_containing
 
 __all__ = ["ActionEVs", "Analysis", "Chart"]
 
@@ -238,15 +238,6 @@ def _groups_by_hard_total(hands: HandSet) -> list[npt.NDArray[np.int64]]:
     return [np.flatnonzero(hands.hard == hard) for hard in range(21, 0, -1)]
 
 
-#: More than any rank count a removal holds (21 aces, or a hand's pair cards and 5 more).
-_RADIX = 32
-
-
-def _removal_keys(removals: Ints) -> Ints:
-    """One integer per removal (a row of rank counts), to look many up at once."""
-    return np.asarray(removals @ _RADIX ** np.arange(10, dtype=np.int64), dtype=np.int64)
-
-
 class _Rows:
     """Table rows by removal key, found in bulk by a binary search of the sorted keys."""
 
@@ -290,7 +281,7 @@ class Analysis:
         self._split_evs: dict[tuple[int, object], Floats] = {}
         self._split_ranks = list(range(10)) if rules.max_hands >= 2 else []
         removals = self._needed_removals()
-        self._rows = _Rows(_removal_keys(removals))
+        self._rows = _Rows(count_keys(removals))
         self.dealer = self._dealer_table(removals)
         #: Per up card, the shoes beyond the table that split EVs need (more pair cards
         #: out): their rows and dealer probabilities, each shoe computed once.
@@ -322,7 +313,7 @@ class Analysis:
                 source = source[source.sum(axis=1) == 2]
             removals.append(source + np.eye(10, dtype=np.int64)[rank])
         every = np.concatenate(removals)
-        _, first = np.unique(_removal_keys(every), return_index=True)
+        _, first = np.unique(count_keys(every), return_index=True)
         return every[np.sort(first)]  # in the order first met
 
     def _dealer_table(self, removed: Ints) -> Floats:
@@ -338,7 +329,7 @@ class Analysis:
         removals = hands.copy()
         if extra is not None:
             removals[:, extra] += 1
-        return self._rows.find(_removal_keys(removals))
+        return self._rows.find(count_keys(removals))
 
     def dealer_for(self, removals: Ints, ups: Ints) -> Floats:
         """Dealer probabilities (row, outcome) with each removal and up card out of the shoe:
@@ -347,7 +338,7 @@ class Analysis:
         shoes = self.full[None, :] - removals
         shoes[np.arange(len(ups)), ups] -= 1
         possible = (shoes >= 0).all(axis=1)
-        keys = _removal_keys(removals)
+        keys = count_keys(removals)
         rows = self._rows.find(keys)
         found = np.zeros((len(keys), len(OUTCOMES)))
         known = rows >= 0
