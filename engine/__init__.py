@@ -11,8 +11,9 @@ Pure Python with no Django in it, usable on its own (``python -m engine --help``
 
 from __future__ import annotations
 
-from engine.bots import BOTS, NORMAL_CHART, Bot, Chart, chart_bot, easy, hard, normal
+from engine.bots import BOTS, NORMAL_CHART, Bot, chart_bot, easy, hard, normal
 from engine.cards import CARDS, RANKS, SUITS, Card, card_code, parse_cards, rank_points
+from engine.chart_vocabulary import Chart
 from engine.errors import EngineError, IllegalActionError, RulesError, ShoeError, StateError
 from engine.events import (
     ActionTaken,
@@ -27,7 +28,7 @@ from engine.events import (
     StakeSettled,
 )
 from engine.hand import HandValue, hand_value, is_natural, is_pair
-from engine.round import Action, Outcome, Phase, Round, Turn
+from engine.round import Outcome, Phase, Round, Turn
 from engine.rules import (
     AMERICAN,
     DELUXE,
@@ -41,6 +42,7 @@ from engine.rules import (
 )
 from engine.shoe import Shoe
 from engine.simulate import SimulationResult, simulate
+from engine.values import Action, Result, StakeKind
 from engine.view import PlayerView
 
 __all__ = [
@@ -72,6 +74,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "PlayerView",
+    "Result",
     "Round",
     "RoundVoided",
     "Rules",
@@ -80,6 +83,7 @@ __all__ = [
     "ShoeError",
     "ShoeShuffled",
     "SimulationResult",
+    "StakeKind",
     "StakeSettled",
     "StateError",
     "Surrender",

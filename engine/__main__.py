@@ -15,11 +15,12 @@ from typing import TextIO
 from engine.cards import CARDS
 from engine.errors import EngineError, IllegalActionError
 from engine.hand import hand_value
-from engine.round import Action, Phase, Round
+from engine.round import Phase, Round
 from engine.rules import PRESETS, Rules, preset
 from engine.shoe import Shoe
 from engine.simulate import simulate
 from engine.strategy import chart_csv, chart_text, compute_strategy, strategy_for
+from engine.values import Action
 
 _KEYS = {"h": Action.HIT, "s": Action.STAND, "d": Action.DOUBLE, "p": Action.SPLIT,
          "r": Action.SURRENDER, "i": Action.INSURE, "n": Action.NO_INSURANCE}  # fmt: skip

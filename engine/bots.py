@@ -1,9 +1,7 @@
 """The three strategy tiers, as functions of a `PlayerView` (never of the round itself).
 
-A chart maps rows (``"hard 12"``, ``"soft 18"``, ``"pair 8"``, ``"pair A"``) and up-card
-columns (``"2"`` … ``"10"``, ``"A"``) to the codes of ``shared/RULES.md`` §3. A code becomes
-the first legal action of its fallback list: D is double else hit, Ds double else stand,
-P split else the hard total's play, and so on.
+The normal and hard tiers play charts (see `engine.chart_vocabulary` for their rows,
+columns and codes): a code becomes the first legal action of its fallbacks.
 
 >>> NORMAL_CHART["hard 11"]["A"], NORMAL_CHART["soft 18"]["2"], NORMAL_CHART["pair 9"]["7"]
 ('H', 'S', 'S')
@@ -11,20 +9,19 @@ P split else the hard total's play, and so on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import lru_cache
 
-from engine.round import Action
+from engine.chart_vocabulary import UP_CARDS, Chart, fallbacks
 from engine.rules import Rules
 from engine.strategy import strategy_for
+from engine.values import Action
 from engine.view import PlayerView
 
 __all__ = [
     "BOTS",
     "NORMAL_CHART",
-    "UP_CARDS",
     "Bot",
-    "Chart",
     "chart_bot",
     "easy",
     "hard",
@@ -33,13 +30,9 @@ __all__ = [
 ]
 
 Bot = Callable[[PlayerView], Action]
-Chart = Mapping[str, Mapping[str, str]]
 
-UP_CARDS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 _UP_POINTS = dict(zip(UP_CARDS, range(2, 12), strict=True))
-HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
-    Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER,
-)  # fmt: skip
+HIT, STAND = Action.HIT, Action.STAND
 
 
 def _row(*cells: tuple[str, str]) -> dict[str, str]:
@@ -94,17 +87,7 @@ def _normal_chart() -> dict[str, dict[str, str]]:
 NORMAL_CHART: Chart = _normal_chart()
 
 NO_INSURANCE = Action.NO_INSURANCE
-_FALLBACKS: dict[str, tuple[Action, ...]] = {
-    "H": (HIT, STAND),
-    "S": (STAND,),
-    "D": (DOUBLE, HIT, STAND),
-    "Ds": (DOUBLE, STAND),
-    "R": (SURRENDER, HIT, STAND),
-    "Rs": (SURRENDER, STAND),
-}
-
-
-_HIT = _FALLBACKS["H"]
+_HIT = (HIT, STAND)
 
 
 class _ChartBot:
@@ -119,7 +102,6 @@ class _ChartBot:
     def decide(self, view: PlayerView) -> Action:
         if view.hand_index is None:
             return NO_INSURANCE  # the insurance decision: basic strategy never insures
-        # Two attributes, not a tuple indexed by a bool: the interpreter indexes fast only by int.
         table = self._with_das if view.rules.double_after_split else self._without_das
         pair = view.pair_points
         if pair:
@@ -136,8 +118,8 @@ class _ChartBot:
 
 
 class _Table:
-    """A chart compiled for one DAS rule into tuples indexed by plain ints, the cheapest
-    lookup there is: ``hard[total][up]``, ``soft[total][up]`` and ``pairs[points][up]``
+    """A chart compiled for one DAS rule into tuples indexed by the view's numbers:
+    ``hard[total][up]``, ``soft[total][up]`` and ``pairs[points][up]``
     (up cards 2–11, an ace as 11; pair points 1–10, an ace as 1) give the actions to try
     in order. A row the chart leaves out hits."""
 
@@ -145,15 +127,7 @@ class _Table:
 
     def __init__(self, chart: Chart, double_after_split: bool) -> None:
         def actions(code: str, row_if_not_split: tuple[Action, ...]) -> tuple[Action, ...]:
-            if code in _FALLBACKS:
-                return _FALLBACKS[code]
-            if code == "P" or (code == "Ph" and double_after_split):
-                return (SPLIT, *row_if_not_split)
-            if code == "Ph":
-                return _HIT
-            if code == "Rp":
-                return (SURRENDER, SPLIT, *row_if_not_split)
-            raise ValueError(f"unknown chart code {code!r}")
+            return fallbacks(code, double_after_split=double_after_split, unsplit=row_if_not_split)
 
         rows: dict[str, list[list[tuple[Action, ...]]]] = {
             kind: [[_HIT] * 12 for _ in range(32)] for kind in ("hard", "soft", "pair")

@@ -21,11 +21,13 @@ from functools import cached_property
 
 from engine.bots import hard_bot
 from engine.cards import CARDS, SUITS, Card
+from engine.chart_vocabulary import ROWS, up_column
 from engine.grading import Grade, chart_cell, grade_decision
-from engine.round import Action, Phase, Round
+from engine.round import Phase, Round
 from engine.rules import Rules
 from engine.shoe import Shoe
-from engine.strategy import ROWS, ActionEVs, strategy_for
+from engine.strategy import ActionEVs, strategy_for
+from engine.values import Action
 
 __all__ = [
     "CLOSE_MARGIN",
@@ -94,9 +96,9 @@ class Situation:
         first, second = self.cards
         rnd = Round(self.rules, Shoe.stacked([first, self.up, second, hole]))
         rnd.place_bet(seat=1, amount=2)
-        rnd.start()
+        rnd.deal()
         if rnd.phase is Phase.INSURANCE:
-            rnd.play(Action.NO_INSURANCE)  # basic strategy never insures
+            rnd.apply(Action.NO_INSURANCE)  # basic strategy never insures
         return rnd
 
     @property
@@ -114,7 +116,7 @@ class Situation:
 
     @property
     def up_column(self) -> str:
-        return "A" if self.up.points == 1 else str(self.up.points)
+        return up_column(self.up.points)
 
     @property
     def evs(self) -> ActionEVs:

@@ -11,7 +11,7 @@ bet's own EV given the cards the player can see of their hand.
 >>> from engine.shoe import Shoe
 >>> rnd = Round(EUROPEAN, Shoe.stacked("10s 10d 6h 7c"))
 >>> rnd.place_bet(seat=1, amount=10)
->>> rnd.start()
+>>> _ = rnd.deal()
 >>> grade = grade_decision(rnd.view(), "stand")
 >>> grade.row, grade.up, grade.correct.value, grade.code, grade.is_correct
 ('hard 16', '10', 'hit', 'H', False)
@@ -22,9 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.bots import hard_bot
+from engine.chart_vocabulary import up_column
 from engine.errors import IllegalActionError
-from engine.round import Action
 from engine.strategy import ActionEVs, strategy_for
+from engine.values import Action
 from engine.view import PlayerView
 
 __all__ = ["INSURANCE_ROW", "Grade", "chart_cell", "grade_decision"]
@@ -61,7 +62,7 @@ def chart_cell(view: PlayerView) -> tuple[str, str]:
     limit, a short balance): the chart's codes say what to do then ("else" the total's
     play), and A,A or 2,2 have no other row.
     """
-    up = "A" if view.up_points == 11 else str(view.up_points)
+    up = up_column(view.up_card.points)
     if view.hand_index is None:
         return INSURANCE_ROW, up
     if view.pair_points and view.rules.max_hands >= 2:

@@ -33,12 +33,10 @@ def hand_value(cards: Iterable[Card]) -> HandValue:
     >>> hand_value([Card("A", "s"), Card("A", "h")])
     HandValue(total=12, soft=True)
     """
-    hard = 0
-    ace = False
+    hand = Hand(0)
     for card in cards:
-        hard += card.points
-        ace = ace or card.is_ace
-    return HandValue(hard + 10, True) if ace and hard <= 11 else HandValue(hard, False)
+        hand.add(card.code)
+    return HandValue(hand.total, hand.soft)
 
 
 def is_natural(cards: Iterable[Card]) -> bool:
@@ -64,34 +62,40 @@ def is_pair(cards: Iterable[Card]) -> bool:
 class Hand:
     """One hand of a seat while a round is played: cards as codes, with running totals.
 
-    Internal to the round (the public API hands out `Card` tuples); totals are kept up to
-    date on every card so that no decision recounts the hand. No ``__slots__``: CPython
-    3.13 builds only instances with a plain ``__dict__`` on its fast path, and a round
-    builds its hands anew.
+    Internal to the round (the public API hands out `Card` tuples). Its totals are worked
+    out as each card is added, in `add` alone, so that no decision recounts the hand.
+    The dealer's hand is one too.
     """
 
     def __init__(self, stake: int | Fraction) -> None:
-        """An empty hand with ``stake`` riding on it; `add` deals it its cards (every
-        round's first hands start empty, and a loop over no cards still costs)."""
+        """An empty hand with ``stake`` riding on it; `add` deals it its cards."""
         self.cards: list[int] = []
+        #: The total with every ace counted 1, and whether there is an ace.
         self.hard = 0
         self.has_ace = False
+        #: The best total, and whether an ace in it counts 11 (a soft total).
+        self.total = 0
+        self.soft = False
         self.stake = stake
-        self.doubled = self.from_split = self.split_aces = False
-        self.closed = self.surrendered = self.natural = False
+        self.doubled = self.from_split = self.split_aces = self.closed = False
+        self.surrendered = False
+        #: Two cards dealt at the start of the round (not after a split) that make 21.
+        self.natural = False
 
     def add(self, code: int) -> None:
+        """Deal the hand a card (by its code)."""
         self.cards.append(code)
         points = POINTS[code]
         self.hard += points
         if points == 1:
             self.has_ace = True
+        # An ace counts 11 unless that would take the hand over 21.
+        self.soft = self.has_ace and self.hard <= 11
+        self.total = self.hard + 10 if self.soft else self.hard
 
     @property
-    def total(self) -> int:
-        hard = self.hard
-        return hard + 10 if self.has_ace and hard <= 11 else hard
-
-    @property
-    def soft(self) -> bool:
-        return self.has_ace and self.hard <= 11
+    def pair_points(self) -> int:
+        """The point value (ace 1) of the hand's two cards if they are a pair, else 0."""
+        if len(self.cards) == 2 and POINTS[self.cards[0]] == POINTS[self.cards[1]]:
+            return POINTS[self.cards[0]]
+        return 0

@@ -56,6 +56,10 @@ class Burn(StrEnum):
     FIRST_CARD_VALUE = "first_card_value"
 
 
+#: The totals a restricted ``double_on`` allows.
+_DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
     """One game's rules; a value outside its field's range (`ALLOWED`), or a
@@ -118,6 +122,25 @@ class Rules:
             if admitted is not value:
                 object.__setattr__(self, field, admitted)  # frozen: normalised once, here
         _refuse_contradictions(self)
+
+    def may_double(self, total: int) -> bool:
+        """Whether a first two cards of this total may be doubled (`double_on`).
+
+        >>> EUROPEAN.may_double(16), EUROPEAN.replace(double_on="9-11").may_double(16)
+        (True, False)
+        """
+        return self.double_on is DoubleOn.ANY_TWO or total in _DOUBLE_TOTALS[self.double_on]
+
+    def may_surrender(self, up_points: int) -> bool:
+        """Whether a hand may be surrendered against this up card (points, ace 1) — on its
+        first two cards, before any other decision, which the round checks.
+
+        >>> DELUXE.may_surrender(9), DELUXE.may_surrender(10), EUROPEAN.may_surrender(9)
+        (True, False, False)
+        """
+        if self.surrender is Surrender.NONE:
+            return False
+        return self.surrender_vs_ace_or_ten or up_points not in (1, 10)
 
     @property
     def split_aces_one_card(self) -> bool:

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
 from functools import lru_cache
-from itertools import chain, repeat
 from typing import Any
 
 from engine.cards import CARDS, POINTS, Card, card_code
@@ -35,20 +33,7 @@ class Shoe:
     engine.errors.ShoeError: the stacked shoe has run out of cards
     """
 
-    __slots__ = (
-        "_left",
-        "_rng",
-        "burned",
-        "cards",
-        "cut",
-        "draw",
-        "needs_shuffle",
-        "stacked_order",
-    )
-    #: How many cards are left to deal: the dealing iterator's own length hint, C code too.
-    _left: Callable[[], int]
-    #: The next card's code; `ShoeError` once the shoe has run out (see `position`).
-    draw: Callable[[], int]
+    __slots__ = ("_rng", "burned", "cards", "cut", "needs_shuffle", "position", "stacked_order")
 
     def __init__(
         self,
@@ -66,6 +51,7 @@ class Shoe:
         self.needs_shuffle = needs_shuffle
         #: A stacked shoe deals exactly its cards and is never shuffled (tests, demos).
         self.stacked_order = stacked_order
+        #: How many cards have been dealt or burned since the last shuffle.
         self.position = position
         #: Cards burned from this shoe since its last shuffle (Deluxe).
         self.burned = burned
@@ -91,27 +77,15 @@ class Shoe:
         ]
         return cls(codes, cut=len(codes), stacked_order=True)
 
-    @property
-    def position(self) -> int:
-        """How many cards have been dealt or burned since the last shuffle."""
-        return len(self.cards) - self._left()
-
-    @position.setter
-    def position(self, position: int) -> None:
-        """Deal on from ``position``.
-
-        Drawing is the engine's most frequent operation, so `draw` is no Python function
-        but C code: an iterator over the cards from ``position`` (whose length hint gives
-        the position back), chained to one that raises `ShoeError` at every further draw.
-        The hint is read through the iterator's bound ``__length_hint__``: cheaper than
-        `operator.length_hint`, which looks the method up on every call, and read before
-        every round.
-        """
-        left = iter(self.cards)
-        left.__setstate__(position)  # type: ignore[attr-defined]
-        kind = "stacked shoe" if self.stacked_order else "shoe"
-        self._left = left.__length_hint__  # type: ignore[attr-defined]
-        self.draw = chain(left, map(_run_out, repeat(kind))).__next__
+    def draw(self) -> int:
+        """The next card's code; `ShoeError` once the shoe has run out."""
+        try:
+            card = self.cards[self.position]
+        except IndexError:
+            kind = "stacked shoe" if self.stacked_order else "shoe"
+            raise ShoeError(f"the {kind} has run out of cards") from None
+        self.position += 1
+        return card
 
     @property
     def remaining(self) -> int:
@@ -182,10 +156,6 @@ class Shoe:
 
     def __repr__(self) -> str:
         return f"<Shoe {self.remaining} of {len(self.cards)} cards left, cut at {self.cut}>"
-
-
-def _run_out(kind: str) -> int:
-    raise ShoeError(f"the {kind} has run out of cards")
 
 
 def _shuffle(cards: list[int], rng: random.Random) -> None:

@@ -17,9 +17,6 @@ from engine.shoe import Shoe
 
 __all__ = ["SimulationResult", "simulate"]
 
-_PLAYER_TURNS = Phase.PLAYER_TURNS
-_INSURANCE = Phase.INSURANCE
-
 
 @dataclass(frozen=True, slots=True)
 class SimulationResult:
@@ -40,7 +37,7 @@ def simulate(rules: Rules, tier: str, rounds: int, *, seed: int | None = None) -
     """Play ``rounds`` rounds of one seat played by the ``tier`` bot, with the full engine.
 
     Each round is a real `Round`: legal actions, the bot's `PlayerView`, dealer play and
-    settlement, exactly as at the table (only the event objects are not built).
+    settlement, exactly as at the table.
 
     >>> from engine.rules import EUROPEAN
     >>> result = simulate(EUROPEAN, "normal", 2000, seed=7)
@@ -58,13 +55,14 @@ def simulate(rules: Rules, tier: str, rounds: int, *, seed: int | None = None) -
     bet = 2 * rules.blackjack_pays.denominator
     total: int | Fraction = 0
     total_squares: int | Fraction = 0
+    deciding = (Phase.PLAYER_TURNS, Phase.INSURANCE)
     started = time.perf_counter()
     for _ in range(rounds):
         rnd = Round(rules, shoe)
         rnd.place_bet(seat=1, amount=bet, owner="bot")
-        rnd.start()
-        while rnd.phase is _PLAYER_TURNS or rnd.phase is _INSURANCE:
-            rnd.play(bot(rnd.view()))
+        rnd.deal()
+        while rnd.phase in deciding:
+            rnd.apply(bot(rnd.view()))
         net = rnd.net("bot")
         total += net
         total_squares += net * net

@@ -25,10 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.bots import BOTS
+from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
-from engine.round import Action, Chips, Phase, Round
+from engine.round import Phase, Round
 from engine.rules import Rules
 from engine.shoe import Shoe
+from engine.values import Action
 from engine.view import PlayerView
 
 __all__ = ["PLAYER", "TIERS", "BotSeat", "Limits", "Table", "bot_owner"]
@@ -178,7 +180,7 @@ class Table:
                 self.balances[owner] = self.bot_bankroll  # a broke bot buys in again
             rnd.place_bet(seat=bot.seat, amount=self.limits.minimum, owner=owner)
         rnd.place_bet(seat=self.player_seat, amount=bet, owner=PLAYER)
-        rnd.start()
+        rnd.deal()
         self.round = rnd
         self._play_bots()
 
@@ -195,7 +197,7 @@ class Table:
         """
         if not self.players_turn or self.round is None:
             raise IllegalActionError(self._why_not_your_turn())
-        self.round.play(action, seat=self.player_seat)
+        self.round.apply(action, seat=self.player_seat)
         self._play_bots()
 
     def _why_not_your_turn(self) -> str:
@@ -208,7 +210,7 @@ class Table:
         assert rnd is not None
         tiers = {bot.seat: BOTS[bot.tier] for bot in self.bots}
         while (turn := rnd.turn) is not None and turn.owner != PLAYER:
-            rnd.play(tiers[turn.seat](rnd.view()))
+            rnd.apply(tiers[turn.seat](rnd.view()))
 
     # State -----------------------------------------------------------------------------
 

@@ -2,73 +2,51 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
 
-from engine.cards import CARDS, Card
-from engine.events import Event, event_from_log, seat_hands
+from engine.cards import Card
+from engine.events import Event, seat_hands
 from engine.rules import Rules
-
-if TYPE_CHECKING:
-    from engine.round import Action
+from engine.values import Action
 
 __all__ = ["PlayerView"]
 
 
+@dataclass
 class PlayerView:
     """A copy of the public state at one decision; it holds no reference to the round.
 
     The dealer's hole card is not in it (it is only ever revealed once no decision is
-    awaited), and the shoe is not at all — so a bot built on it cannot cheat. Cards are
-    kept as codes and turned into `Card` values when read, which keeps a simulated
-    decision cheap (so does having no ``__slots__``: CPython 3.13 builds only instances
-    with a plain ``__dict__`` on its fast path).
+    awaited), and the shoe is not at all — so a bot built on it cannot cheat. A value,
+    never changed once made; not ``frozen=True``, for the cost of building one on every
+    simulated decision (see `engine.events`).
     """
 
-    def __init__(
-        self,
-        rules: Rules,
-        seat: int,
-        hand_index: int | None,
-        up: int,
-        up_points: int,
-        legal: tuple[Action, ...],
-        total: int,
-        soft: bool,
-        pair_points: int,
-        public_log: tuple[tuple[Any, ...], ...],
-    ) -> None:
-        self.rules = rules
-        #: The seat and hand the decision is for; the hand is None for insurance.
-        self.seat = seat
-        self.hand_index = hand_index
-        self.legal = legal
-        #: Best total and softness of that hand, and the point value of its two cards if
-        #: they are a pair (an ace as 1), else 0.
-        self.total = total
-        self.soft = soft
-        self.pair_points = pair_points
-        #: The dealer's up card's value, an ace as 11 (as strategy charts write it).
-        self.up_points = up_points
-        self._up = up
-        self._log = public_log
+    rules: Rules
+    #: The seat and hand the decision is for; the hand is None for insurance.
+    seat: int
+    hand_index: int | None
+    legal: tuple[Action, ...]
+    #: Best total and softness of that hand (for insurance: of the seat's first hand).
+    total: int
+    soft: bool
+    #: The point value (ace 1) of the hand's two cards if they are a pair, else 0.
+    pair_points: int
+    up_card: Card
+    #: The up card's value, an ace as 11 (as strategy charts write it).
+    up_points: int
+    #: The round so far; the face-down card appears without its identity.
+    history: tuple[Event, ...]
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """The seat's hands, left to right, replayed from the public history."""
-        return tuple(tuple(hand) for hand in seat_hands(self.history(), self.seat))
+        return tuple(tuple(hand) for hand in seat_hands(self.history, self.seat))
 
     @property
     def hand(self) -> tuple[Card, ...]:
         """The cards of the hand the decision is for."""
         return self.hands[self.hand_index or 0]
-
-    @property
-    def up_card(self) -> Card:
-        return CARDS[self._up]
-
-    def history(self) -> list[Event]:
-        """The round so far as events; the face-down card appears without its identity."""
-        return [event_from_log(entry) for entry in self._log]
 
     def __repr__(self) -> str:
         cards = " ".join(str(card) for card in self.hand)

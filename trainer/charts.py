@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from engine.bots import Chart
+from engine.chart_vocabulary import ROWS, UP_CARDS, Chart
 from engine.rules import Surrender
-from engine.strategy import ROWS, UP_CARDS, Strategy, chart_differences
+from engine.strategy import Strategy, chart_differences
 
 #: What each chart code means, and the colour family it is drawn in.
 ACTIONS: dict[str, tuple[Promise, str]] = {

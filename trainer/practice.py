@@ -15,21 +15,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
-from typing import Any, get_args
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine.cards import Card
 from engine.errors import IllegalActionError
-from engine.events import Event
 from engine.grading import Grade, grade_decision
 from engine.round import Phase
+from engine.round_codec import history_to_json
 from engine.rules import Rules
 from engine.shoe import Shoe
 from engine.table import PLAYER, BotSeat, Table
@@ -43,8 +40,6 @@ __all__ = [
     "SeatChoice",
     "TableMoved",
     "TableRefused",
-    "history_from_json",
-    "history_to_json",
     "practice_act",
     "practice_adopt",
     "practice_chip",
@@ -53,7 +48,6 @@ __all__ = [
     "practice_options",
     "practice_start",
     "practice_take_back",
-    "session_totals",
 ]
 
 logger = logging.getLogger(__name__)
@@ -381,61 +375,3 @@ def _close_round_if_over(session: PracticeSession, table: Table, record: Practic
     balance = int(table.balances[PLAYER])
     step = table.limits.step
     session.next_bet = min(session.next_bet, balance - balance % step, table.limits.maximum)
-
-
-_EVENTS: dict[str, type[Event]] = {kind.__name__: kind for kind in get_args(Event)}
-_CARD_FIELDS = {"card", "shown"}
-_CHIP_FIELDS = {"staked", "returned", "units"}
-
-
-def history_to_json(events: Sequence[Event]) -> list[dict[str, Any]]:
-    """A round's public events as plain JSON: cards as text, chips exact ("15", "45/2")."""
-    stored = []
-    for event in events:
-        data: dict[str, Any] = {"event": type(event).__name__}
-        for field in fields(event):
-            value = getattr(event, field.name)
-            plain = value is None or isinstance(value, (bool, int, str))
-            data[field.name] = value if plain and field.name not in _CHIP_FIELDS else str(value)
-        stored.append(data)
-    return stored
-
-
-def history_from_json(stored: Sequence[dict[str, Any]]) -> list[Event]:
-    """The inverse of `history_to_json`."""
-    events = []
-    for data in stored:
-        values = {}
-        for name, value in data.items():
-            if name in _CARD_FIELDS and value is not None:
-                value = Card.parse(value)
-            elif name in _CHIP_FIELDS:
-                value = _whole(Fraction(value))
-            values[name] = value
-        events.append(_EVENTS[values.pop("event")](**values))
-    return events
-
-
-def _whole(value: Fraction) -> int | Fraction:
-    return int(value) if value.denominator == 1 else value
-
-
-def session_totals(session: PracticeSession) -> dict[str, Any]:
-    """Rounds, net chips, decisions, accuracy and EV given up over the session: the plays
-    made (a mistake taken back in coach mode was not)."""
-    rounds = session.rounds.exclude(net__isnull=True).aggregate(count=Count("id"), net=Sum("net"))
-    made = Drill.objects.filter(practice_round__session=session, taken_back=False)
-    counted = made.aggregate(
-        count=Count("id"),
-        right=Count("id", filter=Q(action=F("correct_action"))),
-        lost=Sum("ev_lost"),
-    )
-    count, right = counted["count"], counted["right"]
-    return {
-        "rounds": rounds["count"] or 0,
-        "net": rounds["net"] or 0,
-        "decisions": count,
-        "right": right,
-        "accuracy": right / count if count else None,
-        "ev_lost": float(counted["lost"] or 0),
-    }

@@ -1,4 +1,4 @@
-"""A player's progress, read from their answers: over time, by kind of hand, by cell.
+"""A player's progress as its page shows it: over time, by kind of hand, by cell.
 
 Everything is shown for one rules set at a time (a preset, or the player's own changes to
 one, by its name): a cell's right play depends on the rules, and the totals then count the
@@ -11,17 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import Count, F, Q, QuerySet, Sum
-from django.db.models.functions import TruncDate, TruncWeek
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from engine.errors import EngineError
-from engine.rules import PRESETS, Rules
-from engine.strategy import ROWS, UP_CARDS, Chart, strategy_for
+from engine.chart_vocabulary import ROWS, UP_CARDS, Chart
 from trainer.charts import ACTIONS, row_title
 from trainer.models import Drill
-from trainer.owners import Owner
+from trainer.selectors import ProgressAnswers
 from trainer.shares import share
 
 KINDS: dict[str, Promise] = {"hard": _("Hard totals"), "soft": _("Soft totals"), "pair": _("Pairs")}
@@ -29,10 +25,6 @@ SOURCES: dict[str, Promise] = {
     Drill.Source.DRILL: _("Drills"),
     Drill.Source.PLAY: _("Practice rounds"),
 }
-#: The accuracy line's periods: a point a day, or a point a week (from Monday).
-PERIODS = {"day": TruncDate, "week": TruncWeek}
-#: How far back the streak is looked for (a longer one shows as "at least").
-STREAK_WINDOW = 500
 
 
 @dataclass(frozen=True)
@@ -118,98 +110,60 @@ class Progress:
     heat_rows: tuple[tuple[str, tuple[HeatCell, ...]], ...]
     up_cards: tuple[str, ...]
 
-
-def progress_of(owner: Owner, period: str = "day", rules_name: str | None = None) -> Progress:
-    """Every figure of the progress page under one rules set, in three queries whatever
-    the history's length (four for a set of the player's own rules, to find its chart).
-
-    Drill answers and practice-round decisions count alike; ``period`` is "day" or "week";
-    ``rules_name`` defaults to (and an unknown one falls back to) the most trained set.
-    """
-    answered = Drill.objects.filter(**owner.filter(), answered_at__isnull=False)
-    right = Count("pk", filter=Q(action=F("correct_action")))
-    # One query for every rules set: the choices' counts come with the chosen set's rows.
-    rows = list(
-        answered.annotate(day=PERIODS[period]("answered_at"))
-        .values("day", "source", "rules_name")
-        .annotate(n=Count("pk"), right=right, lost=Sum("ev_lost"))
-        .order_by("day")
-    )
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[row["rules_name"]] = counts.get(row["rules_name"], 0) + row["n"]
-    rules_sets = tuple(
-        RulesSet(name, n) for name, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))
-    )
-    if rules_name not in counts:
-        rules_name = rules_sets[0].name if rules_sets else ""
-    answered = answered.filter(rules_name=rules_name)
-
-    by_period: dict[date, list[Tally]] = {}
-    by_source: dict[str, list[Tally]] = {}
-    for row in rows:
-        if row["rules_name"] != rules_name:
-            continue
-        tally = Tally(row["n"], row["right"], float(row["lost"] or 0))
-        day = row["day"].date() if isinstance(row["day"], datetime) else row["day"]
-        by_period.setdefault(day, []).append(tally)
-        by_source.setdefault(row["source"], []).append(tally)
-    days = tuple(DayPoint(day, _sum(tallies)) for day, tallies in by_period.items())
-    cells = {
-        (row["row"], row["up_column"]): Tally(row["n"], row["right"], float(row["lost"] or 0))
-        for row in answered.values("row", "up_column").annotate(
-            n=Count("pk"), right=right, lost=Sum("ev_lost")
+    @classmethod
+    def of(cls, answers: ProgressAnswers) -> Progress:
+        """Every figure of the page, from the answers as read
+        (`trainer.selectors.progress_answers`), built without a query."""
+        counts = answers.answered_by_rules
+        rules_sets = tuple(
+            RulesSet(name, n) for name, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))
         )
-    }
-    recent = answered.order_by("-answered_at").values_list("action", "correct_action")
-    streak = 0
-    for action, correct in recent[:STREAK_WINDOW]:
-        if action != correct:
-            break
-        streak += 1
-    return Progress(
-        rules_name=rules_name,
-        rules_sets=rules_sets,
-        total=_sum(point.tally for point in days),
-        period=period,
-        days=days,
-        line=Line.of(days),
-        kinds=tuple(
-            (title, _sum(t for (row, _up), t in cells.items() if row.startswith(kind)))
-            for kind, title in KINDS.items()
-        ),
-        sources=tuple(
-            (title, _sum(by_source[source]))
-            for source, title in SOURCES.items()
-            if source in by_source
-        ),
-        streak=streak,
-        weakest=tuple(
-            (row_title(row), up, tally)
-            for (row, up), tally in sorted(
-                cells.items(), key=lambda item: (item[1].accuracy, -item[1].ev_lost)
-            )[:10]
-            if tally.correct < tally.answered
-        ),
-        heat_rows=_heat_rows(cells, _chart_of(answered, rules_name) if cells else None),
-        up_cards=UP_CARDS,
-    )
-
-
-def _chart_of(answered: QuerySet[Drill], rules_name: str) -> Chart | None:
-    """The rules set's chart: its preset's, or that of the rules its latest answer was
-    graded under; None when the analysis is not available (stored rules that the engine no
-    longer accepts, say), so that the page shows the answers without it."""
-    try:
-        rules = PRESETS.get(rules_name)
-        if rules is None:
-            stored = answered.order_by("-answered_at").values_list("rules", flat=True).first()
-            if not stored:
-                return None
-            rules = Rules.from_json(stored)
-        return strategy_for(rules).chart
-    except EngineError:
-        return None
+        by_period: dict[date, list[Tally]] = {}
+        by_source: dict[str, list[Tally]] = {}
+        for row in answers.by_period:
+            if row["rules_name"] != answers.rules_name:
+                continue
+            tally = Tally(row["n"], row["right"], float(row["lost"] or 0))
+            day = row["day"].date() if isinstance(row["day"], datetime) else row["day"]
+            by_period.setdefault(day, []).append(tally)
+            by_source.setdefault(row["source"], []).append(tally)
+        days = tuple(DayPoint(day, _sum(tallies)) for day, tallies in by_period.items())
+        cells = {
+            (row["row"], row["up_column"]): Tally(row["n"], row["right"], float(row["lost"] or 0))
+            for row in answers.by_cell
+        }
+        streak = 0
+        for action, correct in answers.recent:
+            if action != correct:
+                break
+            streak += 1
+        return cls(
+            rules_name=answers.rules_name,
+            rules_sets=rules_sets,
+            total=_sum(point.tally for point in days),
+            period=answers.period,
+            days=days,
+            line=Line.of(days),
+            kinds=tuple(
+                (title, _sum(t for (row, _up), t in cells.items() if row.startswith(kind)))
+                for kind, title in KINDS.items()
+            ),
+            sources=tuple(
+                (title, _sum(by_source[source]))
+                for source, title in SOURCES.items()
+                if source in by_source
+            ),
+            streak=streak,
+            weakest=tuple(
+                (row_title(row), up, tally)
+                for (row, up), tally in sorted(
+                    cells.items(), key=lambda item: (item[1].accuracy, -item[1].ev_lost)
+                )[:10]
+                if tally.correct < tally.answered
+            ),
+            heat_rows=_heat_rows(cells, answers.chart),
+            up_cards=UP_CARDS,
+        )
 
 
 def _sum(tallies: Iterable[Tally]) -> Tally:

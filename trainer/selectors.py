@@ -1,25 +1,32 @@
-"""Reads: what a view needs, fetched the one way it should be."""
+"""Reads: what a page needs, fetched the one way it should be, every one scoped to its owner.
+
+Each page's reads are together under its heading below. The view-models (`drill_view`,
+`progress`, `table_view`, `summary`) take what these return and run no query of their own,
+so a page's queries are all here, counted in one place.
+"""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import F
+from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models.functions import TruncDate, TruncWeek
 from django.http import Http404, HttpRequest
 
-from engine.rules import PRESETS
+from engine.bots import Bot, hard_bot
+from engine.chart_vocabulary import Chart
+from engine.drills import Situation
+from engine.errors import EngineError
+from engine.rules import PRESETS, Rules, preset
 from engine.strategy import Strategy, strategy_for
-from trainer.models import Drill, PracticeSession
+from engine.table import Table
+from trainer.models import Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
 
-
-def strategy_for_preset(name: str) -> Strategy:
-    """The exact analysis of a named preset (from the store); an unknown name is a 404."""
-    rules = PRESETS.get(name)
-    if rules is None:
-        raise Http404(f"no rules preset called {name!r}")
-    return strategy_for(rules)
-
+# Whose data a request sees ---------------------------------------------------------------
 
 GUEST_KEY = "guest_owner"
 
@@ -38,6 +45,20 @@ def owner_of(request: HttpRequest) -> Owner:
     return Owner(user_id=None, guest_token=token)
 
 
+# The chart page ---------------------------------------------------------------------------
+
+
+def strategy_for_preset(name: str) -> Strategy:
+    """The exact analysis of a named preset (from the store); an unknown name is a 404."""
+    rules = PRESETS.get(name)
+    if rules is None:
+        raise Http404(f"no rules preset called {name!r}")
+    return strategy_for(rules)
+
+
+# The drill page ---------------------------------------------------------------------------
+
+
 def latest_drill(owner: Owner) -> Drill | None:
     """The owner's most recently issued drill, answered or not (practice decisions aside)."""
     return (
@@ -45,6 +66,125 @@ def latest_drill(owner: Owner) -> Drill | None:
         .order_by("-issued_at", "-pk")
         .first()
     )
+
+
+def situation_of(drill: Drill) -> Situation:
+    """The situation a drill was dealt, under the rules it was dealt under."""
+    rules = Rules.from_json(drill.rules) if drill.rules else preset(drill.rules_name)
+    return Situation.parse(rules, drill.cards, drill.up)
+
+
+def situation_or_none(drill: Drill) -> Situation | None:
+    """The drill's situation, or None when it was dealt under rules (or cards) that the
+    engine no longer accepts: stored data must never stop a page."""
+    try:
+        return situation_of(drill)
+    except (EngineError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class DealtDrill:
+    """A drill with all that showing it takes: the situation dealt, and the exact strategy
+    of its rules (its chart row, and once answered every play's EV)."""
+
+    drill: Drill
+    situation: Situation
+    strategy: Strategy
+
+
+def dealt_drill(drill: Drill) -> DealtDrill:
+    """The drill and its strategy, read from the analyses' store unless this process holds
+    it already; `AnalysisPending` while its rules are still being worked out."""
+    situation = situation_of(drill)
+    return DealtDrill(drill, situation, strategy_for(situation.rules))
+
+
+# The progress page ------------------------------------------------------------------------
+
+#: The accuracy line's periods: a point a day, or a point a week (from Monday).
+PERIODS = {"day": TruncDate, "week": TruncWeek}
+#: How far back the streak is looked for (a longer one shows as "at least").
+STREAK_WINDOW = 500
+
+
+@dataclass(frozen=True)
+class ProgressAnswers:
+    """A player's answers as the progress page counts them, under one rules set."""
+
+    #: The rules set shown, and how many answers the player has under each set.
+    rules_name: str
+    answered_by_rules: dict[str, int]
+    period: str
+    #: Per period, source and rules set (every set): ``day``, ``source``, ``rules_name``,
+    #: ``n``, ``right``, ``lost``; in the order of the periods.
+    by_period: Sequence[Mapping[str, Any]]
+    #: Per chart cell of the set shown: ``row``, ``up_column``, ``n``, ``right``, ``lost``.
+    by_cell: Sequence[Mapping[str, Any]]
+    #: (action, right action) of the set's latest answers, the latest first.
+    recent: list[tuple[str, str]]
+    #: The set's chart, or None when its analysis is not available.
+    chart: Chart | None
+
+
+def progress_answers(
+    owner: Owner, period: str = "day", rules_name: str | None = None
+) -> ProgressAnswers:
+    """Every answer the progress page counts, in three queries whatever the history's
+    length (four for a set of the player's own rules, to find its chart).
+
+    Drill answers and practice-round decisions count alike; ``period`` is "day" or "week";
+    ``rules_name`` defaults to (and an unknown one falls back to) the most trained set.
+    """
+    answered = Drill.objects.filter(**owner.filter(), answered_at__isnull=False)
+    right = Count("pk", filter=Q(action=F("correct_action")))
+    # One query for every rules set: the choices' counts come with the chosen set's rows.
+    by_period = list(
+        answered.annotate(day=PERIODS[period]("answered_at"))
+        .values("day", "source", "rules_name")
+        .annotate(n=Count("pk"), right=right, lost=Sum("ev_lost"))
+        .order_by("day")
+    )
+    counts: dict[str, int] = {}
+    for row in by_period:
+        counts[row["rules_name"]] = counts.get(row["rules_name"], 0) + row["n"]
+    if rules_name not in counts:
+        rules_name = min(counts, key=lambda name: (-counts[name], name), default="")
+    answered = answered.filter(rules_name=rules_name)
+    by_cell = list(
+        answered.values("row", "up_column").annotate(
+            n=Count("pk"), right=right, lost=Sum("ev_lost")
+        )
+    )
+    recent = answered.order_by("-answered_at").values_list("action", "correct_action")
+    return ProgressAnswers(
+        rules_name=rules_name,
+        answered_by_rules=counts,
+        period=period,
+        by_period=by_period,
+        by_cell=by_cell,
+        recent=list(recent[:STREAK_WINDOW]),
+        chart=_chart_of(answered, rules_name) if by_cell else None,
+    )
+
+
+def _chart_of(answered: QuerySet[Drill], rules_name: str) -> Chart | None:
+    """The rules set's chart: its preset's, or that of the rules its latest answer was
+    graded under; None when the analysis is not available (stored rules that the engine no
+    longer accepts, say), so that the page shows the answers without it."""
+    try:
+        rules = PRESETS.get(rules_name)
+        if rules is None:
+            stored = answered.order_by("-answered_at").values_list("rules", flat=True).first()
+            if not stored:
+                return None
+            rules = Rules.from_json(stored)
+        return strategy_for(rules).chart
+    except EngineError:
+        return None
+
+
+# The practice pages -----------------------------------------------------------------------
 
 
 def practice_session(owner: Owner, session_id: int) -> PracticeSession:
@@ -61,3 +201,78 @@ def practice_sessions(owner: Owner, limit: int = 10) -> list[PracticeSession]:
         F("ended_at").desc(nulls_first=True), "-started_at"
     )
     return list(sessions[:limit])
+
+
+@dataclass(frozen=True)
+class TableOnShow:
+    """A practice table with all that its page shows beyond the session's row."""
+
+    session: PracticeSession
+    table: Table
+    rounds_dealt: int
+    #: Coach mode: the decision held back (the latest recorded at this table).
+    held: Drill | None
+    #: Hints on, at the player's turn: the hard tier, whose play the hint is.
+    hint_bot: Bot | None
+
+
+def table_on_show(session: PracticeSession) -> TableOnShow:
+    """The table page's reads: the rounds dealt, and the held-back decision or the hint's
+    bot (its strategy read from the analyses' store) when there is one to show."""
+    table = Table.from_json(session.state)
+    held = None
+    if session.held_action:
+        held = Drill.objects.filter(practice_round__session=session).order_by("-pk").first()
+    hinted = session.hints and table.players_turn and table.round is not None
+    return TableOnShow(
+        session=session,
+        table=table,
+        rounds_dealt=session.rounds.count(),
+        held=held,
+        hint_bot=hard_bot(table.rules) if hinted else None,
+    )
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """A practice session as it was played: its rounds, every decision taken in them (each
+    with its round), and its totals (see `session_totals`)."""
+
+    session: PracticeSession
+    rounds: list[PracticeRound]
+    decisions: list[Drill]
+    totals: dict[str, Any]
+
+
+def session_record(session: PracticeSession) -> SessionRecord:
+    """The summary page's reads, in four queries whatever the session's length."""
+    decisions = Drill.objects.filter(practice_round__session=session).select_related(
+        "practice_round"
+    )
+    return SessionRecord(
+        session=session,
+        rounds=list(session.rounds.all()),
+        decisions=list(decisions.order_by("pk")),
+        totals=session_totals(session),
+    )
+
+
+def session_totals(session: PracticeSession) -> dict[str, Any]:
+    """Rounds, net chips, decisions, accuracy and EV given up over the session: the plays
+    made (a mistake taken back in coach mode was not)."""
+    rounds = session.rounds.exclude(net__isnull=True).aggregate(count=Count("id"), net=Sum("net"))
+    made = Drill.objects.filter(practice_round__session=session, taken_back=False)
+    counted = made.aggregate(
+        count=Count("id"),
+        right=Count("id", filter=Q(action=F("correct_action"))),
+        lost=Sum("ev_lost"),
+    )
+    count, right = counted["count"], counted["right"]
+    return {
+        "rounds": rounds["count"] or 0,
+        "net": rounds["net"] or 0,
+        "decisions": count,
+        "right": right,
+        "accuracy": right / count if count else None,
+        "ev_lost": float(counted["lost"] or 0),
+    }

@@ -10,11 +10,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.drills import Situation, deal_situation
-from engine.errors import EngineError, IllegalActionError
-from engine.rules import EUROPEAN, Rules, preset
+from engine.errors import IllegalActionError
+from engine.rules import EUROPEAN, Rules
 from trainer import answer_queries
 from trainer.models import Drill
 from trainer.owners import Owner
+from trainer.selectors import situation_or_none
 from trainer.weak_spots import WEAK_SPOTS, next_cell
 
 
@@ -40,20 +41,6 @@ def drills_adopt(*, guest_token: str, user_id: int) -> int:
                 user_id=user_id, source=Drill.Source.DRILL, answered_at__isnull=True
             ).delete()
         return guests.update(user_id=user_id, guest_token="")
-
-
-def situation_of(drill: Drill) -> Situation:
-    rules = Rules.from_json(drill.rules) if drill.rules else preset(drill.rules_name)
-    return Situation.parse(rules, drill.cards, drill.up)
-
-
-def situation_or_none(drill: Drill) -> Situation | None:
-    """The drill's situation, or None when it was dealt under rules (or cards) that the
-    engine no longer accepts: stored data must never stop a page."""
-    try:
-        return situation_of(drill)
-    except (EngineError, ValueError):
-        return None
 
 
 def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> Drill:

@@ -10,11 +10,12 @@ from django.utils.functional import Promise
 
 from engine.cards import Card
 from engine.events import Event, StakeSettled, seat_hands
-from engine.round import Action
+from engine.round_codec import history_from_json
 from engine.table import Table
-from trainer.drills import CardFace
-from trainer.models import Drill, PracticeSession
-from trainer.practice import history_from_json, session_totals
+from engine.values import Action
+from trainer.drill_view import CardFace
+from trainer.models import Drill
+from trainer.selectors import SessionRecord
 from trainer.table_view import (
     BUTTONS,
     RESULT_LABELS,
@@ -86,15 +87,14 @@ class SessionSummary:
     rounds: tuple[RoundRecord, ...]
 
     @classmethod
-    def of(cls, session: PracticeSession) -> SessionSummary:
+    def of(cls, record: SessionRecord) -> SessionSummary:
+        """The session as read (`trainer.selectors.session_record`), built without a query."""
+        session = record.session
         table = Table.from_json(session.state)
         names = seat_names(table)
         decisions: dict[int, list[Decision]] = {}
-        drills = Drill.objects.filter(practice_round__session=session).select_related(
-            "practice_round"
-        )
         by_cost = []
-        for drill in drills.order_by("pk"):
+        for drill in record.decisions:
             assert drill.practice_round is not None
             decision = Decision.of(drill, drill.practice_round.number)
             decisions.setdefault(drill.practice_round.number, []).append(decision)
@@ -102,20 +102,20 @@ class SessionSummary:
                 by_cost.append(decision)
         by_cost.sort(key=lambda decision: -decision.ev_lost)
         rounds = []
-        for record in session.rounds.all():
-            events = history_from_json(record.history)
+        for played in record.rounds:
+            events = history_from_json(played.history)
             dealer, dealer_total = dealer_cards(events)
             rounds.append(
                 RoundRecord(
-                    number=record.number,
-                    bet=record.bet,
-                    net=record.net,
-                    balance_after=record.balance_after,
+                    number=played.number,
+                    bet=played.bet,
+                    net=played.net,
+                    balance_after=played.balance_after,
                     dealer=dealer,
                     dealer_total=dealer_total,
                     hands=_played_hands(events, table.player_seat),
                     lines=tuple(history_lines(events, names)),
-                    decisions=tuple(decisions.get(record.number, ())),
+                    decisions=tuple(decisions.get(played.number, ())),
                 )
             )
         return cls(
@@ -124,7 +124,7 @@ class SessionSummary:
             ended=session.ended_at is not None,
             bankroll=session.bankroll,
             balance=session.balance,
-            totals=session_totals(session),
+            totals=record.totals,
             mistakes=tuple(by_cost[:5]),
             rounds=tuple(reversed(rounds)),
         )

@@ -14,7 +14,6 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from engine.bots import hard_bot
 from engine.cards import CARDS, Card
 from engine.events import (
     ActionTaken,
@@ -29,12 +28,14 @@ from engine.events import (
     StakeSettled,
 )
 from engine.hand import hand_value
-from engine.round import Action, Phase
+from engine.round import Phase
 from engine.table import PLAYER, Table, bot_owner
+from engine.values import Action
 from trainer.bidi import ltr, signed
-from trainer.drills import ACTION_BUTTONS, CardFace
-from trainer.models import Drill, PracticeSession
+from trainer.drill_view import ACTION_BUTTONS, CardFace
+from trainer.models import Drill
 from trainer.practice import CHIPS
+from trainer.selectors import TableOnShow
 
 TIER_LABELS: dict[str, Promise] = {
     "easy": gettext_lazy("Easy bot"),
@@ -140,9 +141,10 @@ class TableView:
     ended: bool
 
     @classmethod
-    def of(cls, session: PracticeSession, *, seen: int | None = None) -> TableView:
-        """The table now; history lines from index ``seen`` on are marked as new."""
-        table = Table.from_json(session.state)
+    def of(cls, shown: TableOnShow, *, seen: int | None = None) -> TableView:
+        """The table as read (`trainer.selectors.table_on_show`), built without a query;
+        history lines from index ``seen`` on are marked as new."""
+        session, table = shown.session, shown.table
         rnd = table.round
         history: list[Event] = rnd.history() if rnd is not None else []
         names = seat_names(table)
@@ -153,8 +155,8 @@ class TableView:
             choices = tuple(
                 Choice(action.value, *BUTTONS[action]) for action in rnd.legal_actions()
             )
-            if session.hints:
-                best = hard_bot(table.rules)(table.view())
+            if shown.hint_bot is not None:
+                best = shown.hint_bot(table.view())
                 hint = Choice(best.value, *BUTTONS[best])
         dealer, dealer_total = dealer_cards(history)
         over = rnd is None or rnd.phase in (Phase.SETTLED, Phase.VOIDED)
@@ -165,7 +167,7 @@ class TableView:
             version=session.version,
             rules_label=table.rules.label,
             stage="betting" if over else ("playing" if awaiting else "dealer"),
-            round_number=session.rounds.count(),
+            round_number=shown.rounds_dealt,
             seats=_seats(table, names, history),
             dealer=dealer,
             dealer_total=dealer_total,
@@ -182,7 +184,7 @@ class TableView:
             maximum=table.limits.maximum,
             choices=choices,
             hint=hint,
-            held=_held(session) if session.held_action else None,
+            held=_held(shown.held) if shown.held is not None else None,
             hints=session.hints,
             coach=session.coach,
             last_net=int(rnd.net(PLAYER)) if rnd is not None and over else None,
@@ -351,11 +353,8 @@ def _who(names: dict[int, str], seat: int) -> str:
     return _("Seat %(seat)s (%(name)s)") % {"seat": seat, "name": names.get(seat, "?")}
 
 
-def _held(session: PracticeSession) -> Mistake | None:
+def _held(latest: Drill) -> Mistake:
     """The mistake held back: the latest decision recorded at this table."""
-    latest = Drill.objects.filter(practice_round__session=session).order_by("-pk").first()
-    if latest is None:
-        return None
     return Mistake(
         value=latest.action,
         chosen=BUTTONS[Action(latest.action)][0],

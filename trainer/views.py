@@ -18,8 +18,9 @@ from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending
 from trainer import analyses, practice, selectors, services
 from trainer.charts import ChartView
-from trainer.drills import DrillView
+from trainer.drill_view import DrillView
 from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
+from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.preferences import (
     DrillSettings,
@@ -28,7 +29,7 @@ from trainer.preferences import (
     settings_of,
     settings_save,
 )
-from trainer.progress import PERIODS, progress_of
+from trainer.progress import Progress
 from trainer.summary import SessionSummary
 from trainer.table_view import TableView
 
@@ -87,7 +88,7 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
                 error = str(next(iter(form.errors.values()))[0])
         if request.method == "POST" and not request.htmx and error is None:
             return redirect("trainer:drill")  # POST/redirect/GET
-        shown = DrillView.of(current) if current else _drill_on_show(owner, rules, chosen.mode)
+        shown = _drill_view(current) if current else _drill_on_show(owner, rules, chosen.mode)
     except AnalysisPending as pending:
         # Rules not worked out yet: started in the background, never computed here.
         return _drill_analysing(request, chosen, pending.rules)
@@ -175,10 +176,14 @@ def _drill_on_show(owner: Owner, rules: Rules, mode: str) -> DrillView:
     """
     latest = selectors.latest_drill(owner)
     if latest is not None:
-        situation = services.situation_or_none(latest)
+        situation = selectors.situation_or_none(latest)
         if situation is not None and situation.rules == rules:
-            return DrillView.of(latest)
-    return DrillView.of(services.drill_issue(owner=owner, rules=rules, mode=mode))
+            return _drill_view(latest)
+    return _drill_view(services.drill_issue(owner=owner, rules=rules, mode=mode))
+
+
+def _drill_view(drill: Drill) -> DrillView:
+    return DrillView.of(selectors.dealt_drill(drill))
 
 
 def _drill_context(
@@ -199,10 +204,10 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
     and cell by cell."""
     owner = selectors.owner_of(request)
     period = request.GET.get("by", "day")
-    if period not in PERIODS:
+    if period not in selectors.PERIODS:
         period = "day"
-    progress = progress_of(owner, period, rules_name=request.GET.get("rules"))
-    return render(request, "trainer/progress.html", {"progress": progress})
+    answers = selectors.progress_answers(owner, period, rules_name=request.GET.get("rules"))
+    return render(request, "trainer/progress.html", {"progress": Progress.of(answers)})
 
 
 @require_GET
@@ -280,7 +285,7 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     template = "trainer/table.html"
     if request.htmx and not request.htmx.history_restore_request:
         template += "#table"
-    context = {"table": TableView.of(session, seen=seen), "error": error}
+    context = {"table": TableView.of(selectors.table_on_show(session), seen=seen), "error": error}
     return render(request, template, context, status=400 if error and not request.htmx else 200)
 
 
@@ -303,6 +308,7 @@ def _table_request(owner: Owner, session_id: int, data: dict[str, Any]) -> None:
 
 
 @require_POST
+@vary_on_headers("HX-Request")
 def table_options(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Hints and coach mode on or off (they change nothing in the game)."""
     owner = selectors.owner_of(request)
@@ -312,7 +318,7 @@ def table_options(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     practice.practice_options(owner=owner, session_id=session.pk, **form.cleaned_data)
     if request.htmx:
         session.refresh_from_db()
-        context = {"table": TableView.of(session), "error": None}
+        context = {"table": TableView.of(selectors.table_on_show(session)), "error": None}
         return render(request, "trainer/table.html#table", context)
     return redirect("trainer:table", session_id=session.pk)
 
@@ -322,4 +328,5 @@ def practice_summary(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """A session in numbers, its biggest mistakes, and every round as it was played."""
     owner = selectors.owner_of(request)
     session = selectors.practice_session(owner, session_id)
-    return render(request, "trainer/practice_summary.html", {"summary": SessionSummary.of(session)})
+    summary = SessionSummary.of(selectors.session_record(session))
+    return render(request, "trainer/practice_summary.html", {"summary": summary})

@@ -22,24 +22,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from engine.cards import RANKS
+from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, rank_index
 from engine.errors import EngineError
 from engine.rules import Rules
-from engine.strategy.analysis import ActionEVs, Analysis, Chart
-from engine.strategy.chart import (
-    ROWS,
-    build_chart,
-    chart_csv,
-    chart_text,
-    expected_return,
-)
+from engine.strategy.analysis import ActionEVs, Analysis
+from engine.strategy.chart import build_chart, chart_csv, chart_text, expected_return
 
 __all__ = [
-    "ROWS",
-    "UP_CARDS",
     "ActionEVs",
     "AnalysisPending",
-    "Chart",
     "Strategy",
     "chart_csv",
     "chart_differences",
@@ -47,9 +38,6 @@ __all__ = [
     "compute_strategy",
     "strategy_for",
 ]
-
-#: Chart columns, as the chart and the command line write up cards.
-UP_CARDS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 
 
 class AnalysisPending(EngineError):
@@ -88,8 +76,8 @@ class Strategy:
         >>> evs.hit > evs.stand, evs.double
         (True, None)
         """
-        ranks = [_rank_index(text) for text in hand.replace(" ", "").split(",")]
-        up_index = _rank_index(up)
+        ranks = [rank_index(text) for text in hand.replace(" ", "").split(",")]
+        up_index = rank_index(up)
         if len(ranks) == 2:
             first, second = sorted(ranks)
             return self.evs[first, second, up_index]
@@ -112,14 +100,6 @@ class Strategy:
             "rtp_percent": 100 * (1 + self.expected_return),
             "cd_expected_return": self.cd_expected_return,
         }
-
-
-def _rank_index(text: str) -> int:
-    rank = text.strip().upper()
-    rank = {"T": "10", "J": "10", "Q": "10", "K": "10"}.get(rank, rank)
-    if rank not in RANKS:
-        raise EngineError(f"not a card rank: {text!r} (use 2-10, J, Q, K or A)")
-    return 0 if rank == "A" else min(RANKS.index(rank) + 2, 10) - 1
 
 
 def compute_strategy(rules: Rules) -> Strategy:

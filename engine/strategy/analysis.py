@@ -24,7 +24,6 @@ docs/strategy.md).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -32,15 +31,16 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from engine.rules import DoubleOn, Rules, Surrender
+from engine.chart_vocabulary import HITTING_CODES, UP_CARDS, Chart, resolve, up_column
+from engine.rules import Rules
 from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions, dealer_paths
 from engine.strategy.hands import HandSet, count_keys, hands_containing
+from engine.values import Action
 
-__all__ = ["ActionEVs", "Analysis", "Chart"]
+__all__ = ["ActionEVs", "Analysis"]
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
-_DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_OR_ELEVEN: (10, 11)}
 
 
 @dataclass(frozen=True)
@@ -385,16 +385,6 @@ class Analysis:
 
     # Reading the results ---------------------------------------------------------------
 
-    def can_double(self, total: int) -> bool:
-        double_on = self.rules.double_on
-        return double_on is DoubleOn.ANY_TWO or total in _DOUBLE_TOTALS[double_on]
-
-    def can_surrender(self, up: int) -> bool:
-        rules = self.rules
-        if rules.surrender is Surrender.NONE:
-            return False
-        return rules.surrender_vs_ace_or_ten or up not in (0, 9)
-
     def two_card_evs(self, first: int, second: int, up: int, *, raw: bool = False) -> ActionEVs:
         """EVs of a two-card hand (rank indexes, 0 = ace) against ``up``, computed once.
 
@@ -420,9 +410,9 @@ class Analysis:
         return ActionEVs(
             stand=float(base.stand[q, up]) / norm,
             hit=float(base.hit[q, up]) / norm,
-            double=float(base.double[q, up]) / norm if self.can_double(total) else None,
+            double=float(base.double[q, up]) / norm if self.rules.may_double(total) else None,
             split=self.split_ev(first, up) / norm if splits else None,
-            surrender=surrender / norm if self.can_surrender(up) else None,
+            surrender=surrender / norm if self.rules.may_surrender(up + 1) else None,
         )
 
     def multi_card_evs(self) -> dict[tuple[int, ...], tuple[tuple[float, float], ...]]:
@@ -485,8 +475,9 @@ class Analysis:
             return _SplitPolicy(start, np.zeros((len(counts), 10), dtype=np.bool_))
         batch = (self.later_batches if later else self.split_batches)[rank]
         starts = np.array([hands.index[_pair_with(rank, second)] for second in range(10)])
+        rules = self.rules
         doubles = np.array(
-            [self.rules.double_after_split and self.can_double(int(hands.total[q])) for q in starts]
+            [rules.double_after_split and rules.may_double(int(hands.total[q])) for q in starts]
         )
         if chart is None:
             hits = (batch.hit > batch.stand) & can_hit
@@ -501,9 +492,15 @@ class Analysis:
                 for up in range(10):
                     code = chart_code(chart, list(counts[q]), up, pair_splittable=False)
                     action = resolve(
-                        code, double=bool(doubles[second]), surrender=False, split=False
+                        code,
+                        allowed={Action.DOUBLE} if doubles[second] else (),
+                        double_after_split=self.rules.double_after_split,
                     )
-                    start[second, up] = {"stand": _STAND, "hit": _HIT, "double": _DOUBLE}[action]
+                    start[second, up] = {
+                        Action.STAND: _STAND,
+                        Action.HIT: _HIT,
+                        Action.DOUBLE: _DOUBLE,
+                    }[action]
         hits &= ~two_card[:, None]  # a two-card hand is only ever a start
         return _SplitPolicy(start, hits)
 
@@ -667,17 +664,13 @@ class Analysis:
         return found
 
 
-Chart = Mapping[str, Mapping[str, str]]
-UP_KEYS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
-
-
 def _chart_key(chart: Chart) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return tuple((row, tuple(cells[up] for up in UP_KEYS)) for row, cells in chart.items())
+    return tuple((row, tuple(cells[up] for up in UP_CARDS)) for row, cells in chart.items())
 
 
 def up_key(up: int) -> str:
     """The chart column of an up card rank index (0 = ace)."""
-    return "A" if up == 0 else str(up + 1)
+    return up_column(up + 1)
 
 
 def hits_on(chart: Chart, total: int, soft: bool, up: int) -> bool:
@@ -685,7 +678,7 @@ def hits_on(chart: Chart, total: int, soft: bool, up: int) -> bool:
     row = chart.get(f"{'soft' if soft else 'hard'} {total}")
     if row is None:
         return total < 12 or (soft and total < 18)
-    return row[up_key(up)] in ("H", "D", "R", "Ph", "P", "Rp")
+    return row[up_key(up)] in HITTING_CODES
 
 
 def _hits_by_chart(chart: Chart, hands: HandSet) -> npt.NDArray[np.bool_]:
@@ -714,20 +707,3 @@ def chart_code(chart: Chart, counts: list[int], up: int, *, pair_splittable: boo
     if row is None:
         return "H" if total < 17 else "S"
     return row[up_key(up)]
-
-
-def resolve(code: str, *, double: bool, surrender: bool, split: bool) -> str:
-    """The action a chart code means when only some actions are allowed."""
-    fallbacks = {
-        "H": ("hit",),
-        "S": ("stand",),
-        "D": ("double", "hit"),
-        "Ds": ("double", "stand"),
-        "P": ("split", "hit"),
-        "Ph": ("split", "hit"),
-        "R": ("surrender", "hit"),
-        "Rs": ("surrender", "stand"),
-        "Rp": ("surrender", "split", "hit"),
-    }[code]
-    allowed = {"double": double, "surrender": surrender, "split": split, "hit": True, "stand": True}
-    return next(action for action in fallbacks if allowed[action])

@@ -12,22 +12,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from engine.strategy.analysis import (
-    UP_KEYS,
-    Analysis,
-    Chart,
-    chart_code,
-    resolve,
-    up_key,
-)
+from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, resolve
+from engine.strategy.analysis import Analysis, chart_code, up_key
+from engine.values import Action
 
-__all__ = ["ROWS", "build_chart", "chart_csv", "chart_text", "deal_probability", "expected_return"]
-
-ROWS: tuple[str, ...] = (
-    *(f"hard {total}" for total in range(5, 22)),
-    *(f"soft {total}" for total in range(13, 22)),
-    *(f"pair {rank}" for rank in (*range(2, 11), "A")),
-)
+__all__ = ["build_chart", "chart_csv", "chart_text", "deal_probability", "expected_return"]
 
 
 def _two_card_hands(row: str) -> list[tuple[int, int]]:
@@ -161,36 +150,36 @@ def _play_value(
         return max(ev for ev in evs.as_dict().values() if ev is not None)
     splits = analysis.rules.max_hands >= 2 and first == second
     code = chart_code(chart, counts, up, pair_splittable=splits)
+    offered = {Action.DOUBLE: evs.double, Action.SURRENDER: evs.surrender, Action.SPLIT: evs.split}
     action = resolve(
         code,
-        double=evs.double is not None,
-        surrender=evs.surrender is not None,
-        split=evs.split is not None,
+        allowed={action for action, ev in offered.items() if ev is not None},
+        double_after_split=analysis.rules.double_after_split,
     )
     if action == "hit":
         q = analysis.base.hands.index[tuple(counts)]
         return float(analysis.chart_hits(chart, analysis.base)[q, up])
     if action == "split":
         return analysis.split_ev(first, up, chart)
-    value = getattr(evs, action)
+    value = getattr(evs, action.value)
     assert value is not None
     return float(value)
 
 
 def chart_rows(chart: Chart) -> Iterator[tuple[str, list[str]]]:
     for row in ROWS:
-        yield row, [chart[row][up] for up in UP_KEYS]
+        yield row, [chart[row][up] for up in UP_CARDS]
 
 
 def chart_csv(chart: Chart) -> str:
     """``hand,2,…,10,A`` then one line per row, as the command line prints it."""
-    lines = ["hand," + ",".join(UP_KEYS)]
+    lines = ["hand," + ",".join(UP_CARDS)]
     lines += [f"{row}," + ",".join(cells) for row, cells in chart_rows(chart)]
     return "\n".join(lines) + "\n"
 
 
 def chart_text(chart: Chart) -> str:
     """A plain aligned table for a terminal."""
-    lines = ["hand     " + " ".join(f"{up:>3}" for up in UP_KEYS)]
+    lines = ["hand     " + " ".join(f"{up:>3}" for up in UP_CARDS)]
     lines += [f"{row:<8} " + " ".join(f"{c:>3}" for c in cells) for row, cells in chart_rows(chart)]
     return "\n".join(lines) + "\n"

@@ -24,7 +24,7 @@ def _public(view: PlayerView) -> tuple[Any, ...]:
         view.hands,
         view.hand,
         view.up_card,
-        view.history(),
+        view.history,
         repr(view),
     )
 

@@ -21,6 +21,7 @@ from engine import (
     CARDS,
     DELUXE,
     EUROPEAN,
+    NORMAL_CHART,
     Action,
     Card,
     Phase,
@@ -28,12 +29,16 @@ from engine import (
     Round,
     Rules,
     Shoe,
+    Surrender,
+    chart_bot,
     easy,
     hard,
     normal,
 )
 
-HIT, STAND, DOUBLE, SPLIT = Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT
+HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
+    Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER,
+)  # fmt: skip
 DECIDING = (Phase.PLAYER_TURNS, Phase.INSURANCE)
 TIERS = (easy, normal, hard)
 
@@ -440,3 +445,57 @@ def test_the_hard_tier_plays_the_chart_computed_for_the_rules() -> None:
 
     assert decisions(EUROPEAN) == (Action.HIT, Action.DOUBLE)
     assert decisions(AMERICAN) == (Action.DOUBLE, Action.DOUBLE)
+
+
+def _chart_with(row: str, up: str, code: str) -> dict[str, dict[str, str]]:
+    """The normal chart with one cell changed."""
+    chart = {label: dict(cells) for label, cells in NORMAL_CHART.items()}
+    chart[row][up] = code
+    return chart
+
+
+NO_DAS = EUROPEAN.replace(double_after_split=False)
+WITH_SURRENDER = EUROPEAN.replace(surrender=Surrender.LATE)
+
+
+@pytest.mark.parametrize(
+    ("rules", "funds", "want"),
+    [
+        pytest.param(EUROPEAN, None, SPLIT, id="das-split"),
+        # Without double after split, Ph hits, though the hard 12 row stands against a 4.
+        pytest.param(NO_DAS, None, HIT, id="no-das-hit"),
+        pytest.param(NO_DAS, BET, HIT, id="no-das-no-split-hit"),
+        # With DAS but no chips to split, the pair plays its total: hard 12 stands.
+        pytest.param(EUROPEAN, BET, STAND, id="das-no-split-total"),
+    ],
+)
+def test_a_chart_bot_plays_ph_as_split_with_double_after_split_else_hit(
+    rules: Rules, funds: int | None, want: Action
+) -> None:
+    bot = chart_bot(_chart_with("pair 6", "4", "Ph"))
+    view = deal_hand(rules, ("6", "6"), "4", funds=funds).view()
+    assert (SPLIT in view.legal) is (funds is None)
+    assert bot(view) is want
+
+
+@pytest.mark.parametrize(
+    ("rules", "funds", "want"),
+    [
+        pytest.param(WITH_SURRENDER, None, SURRENDER, id="surrender"),
+        pytest.param(WITH_SURRENDER, BET, SURRENDER, id="surrender-without-chips"),
+        pytest.param(EUROPEAN, None, SPLIT, id="no-surrender-split"),
+        # Neither: the pair plays its total, and hard 16 stands against a 6.
+        pytest.param(EUROPEAN, BET, STAND, id="neither-total"),
+    ],
+)
+def test_a_chart_bot_plays_rp_as_surrender_else_split(
+    rules: Rules, funds: int | None, want: Action
+) -> None:
+    bot = chart_bot(_chart_with("pair 8", "6", "Rp"))
+    view = deal_hand(rules, ("8", "8"), "6", funds=funds).view()
+    assert bot(view) is want
+
+
+def test_a_chart_bot_refuses_a_code_it_does_not_know() -> None:
+    with pytest.raises(ValueError, match="unknown chart code 'X'"):
+        chart_bot(_chart_with("hard 12", "4", "X"))

@@ -46,6 +46,8 @@ from engine import (
 Chips = int | Fraction
 
 DECIDING = (Phase.PLAYER_TURNS, Phase.INSURANCE)
+#: Hand results that no dealer total can change.
+DECIDED_WITHOUT_DEALER = ("bust", "surrender", "blackjack")
 #: No round at seven seats of four hands needs anywhere near this many decisions.
 MAX_DECISIONS = 200
 
@@ -209,16 +211,12 @@ def copy_of(rnd: Round, **kwargs: Any) -> Round:
 def internals(value: Any) -> Any:
     """Every attribute of the round's own objects (round, seats, hands, bets behind, shoe),
     read directly, so that a field `to_json` forgets is still compared. Caches and the
-    shoe's RNG are not state; the shoe's dealing iterator is compared as the position it
-    is at."""
+    shoe's RNG are not state."""
     kind = type(value)
-    if kind.__module__ in ("engine.round", "engine.hand", "engine.shoe") and not isinstance(
-        value, Enum
-    ):
+    own = ("engine.round", "engine.seat", "engine.hand", "engine.shoe")
+    if kind.__module__ in own and not isinstance(value, Enum):
         fields = getattr(kind, "__slots__", None) or vars(value)  # seats and hands: a dict
-        names = [name for name in fields if name not in ("_legal", "_rng", "_left", "draw")]
-        if isinstance(value, Shoe):
-            names.append("position")
+        names = [name for name in fields if name not in ("_legal", "_rng")]
         return {name: internals(getattr(value, name)) for name in names}
     if isinstance(value, list | tuple):
         if all(type(item) is int for item in value):
@@ -254,9 +252,9 @@ def check_payout(rnd: Round, s: StakeSettled, dealer_natural: bool) -> None:
         }
         per_chip = hand_pays[s.result]
         if s.result == "lose" and dealer_natural and rules.original_bets_only:
-            assert 0 <= s.returned <= s.staked
-            if s.kind == "hand":
-                assert s.returned == (s.staked - seat.bet if s.hand == 0 else s.staked)
+            # Only the original unit goes, on the seat's first hand: doubles, split hands
+            # and a bet behind's followed stakes come back.
+            assert s.units == (-1 if s.hand == 0 else 0), s
             return
         if s.kind == "hand":
             assert s.hand is not None
@@ -315,6 +313,47 @@ def test_chips_are_conserved(data: st.DataObject) -> None:
     # every stake (bets, doubles, splits, insurance, side bets) had been taken.
     lowest = {owner: table.before[owner] - ledger.taken[owner] for owner in table.owners}
     assert sum(returned.values()) == sum(ledger[o] - lowest[o] for o in table.owners)
+
+
+def dealer_total(cards: list[Card]) -> tuple[int, bool]:
+    """RULES.md: the best total, an ace counted 11 unless that busts; and whether it is soft."""
+    hard = sum(
+        1 if c.rank == "A" else 10 if c.rank in ("10", "J", "Q", "K") else int(c.rank)
+        for c in cards
+    )
+    if any(card.rank == "A" for card in cards) and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+@PROPERTY
+@given(st.data())
+def test_the_dealer_finishes_on_17_or_more_and_hits_soft_17_only_under_h17(
+    data: st.DataObject,
+) -> None:
+    rnd = random_table(data).rnd
+    rnd.deal()
+    while rnd.phase in DECIDING:
+        rnd.apply(decide(data, rnd))
+    outcome = rnd.outcome()
+    dealer = list(outcome.dealer)
+    waiting = [
+        s
+        for s in outcome.settlements
+        if s.kind == "hand" and s.result not in DECIDED_WITHOUT_DEALER
+    ]
+    if not waiting:
+        assert len(dealer) == 2, "the dealer drew though no hand's result depended on it"
+        return
+    hits_soft_17 = rnd.rules.dealer_hits_soft_17
+    total, soft = dealer_total(dealer)
+    assert total >= 17
+    if total == 17 and soft:
+        assert not hits_soft_17, "an H17 dealer stood on soft 17"
+    # Every card drawn was due: the dealer never drew on 17 or more, bar H17's soft 17.
+    for drawn in range(3, len(dealer) + 1):
+        before, soft_before = dealer_total(dealer[: drawn - 1])
+        assert before < 17 or (before == 17 and soft_before and hits_soft_17), dealer
 
 
 @PROPERTY
@@ -388,7 +427,7 @@ def test_a_player_view_never_contains_the_hole_card(
         )
         other = Round.from_json(state)
         assert public(other.view()) == public(view)
-        for history in (view.history(), rnd.history()):
+        for history in (view.history, rnd.history()):
             dealer_cards = [e.card for e in history if isinstance(e, CardDealt) and e.seat == 0]
             assert dealer_cards == [CARDS[up], None]
             assert not any(isinstance(e, HoleCardRevealed) for e in history)
@@ -511,5 +550,5 @@ def test_face_down_burned_cards_never_reach_a_view(
     face_down = state["shoe"]["cards"][1:burned]
     state["shoe"]["cards"][1:burned] = [(code + 1) % 52 for code in face_down]
     other = Round.from_json(state)
-    burned = [e for e in rnd.view().history() if isinstance(e, ShoeShuffled)]
+    burned = [e for e in rnd.view().history if isinstance(e, ShoeShuffled)]
     assert public(other.view()) == public(rnd.view()), f"the view shows {burned}"

@@ -226,3 +226,56 @@ def test_a_timed_out_player_hits_to_over_eleven_then_stands():
     assert rnd.seats[0].hands[0].total == 14
     rnd.auto_play()  # stands
     assert rnd.phase is Phase.SETTLED
+
+
+def test_a_voided_round_refunds_the_insurance_too():
+    balances = {"p1": 100}
+    rnd = dealt("10s Ah 9d 7c", balances=balances)
+    rnd.apply(Action.INSURE)
+    assert rnd.phase is Phase.PLAYER_TURNS and balances == {"p1": 85}
+    rnd.void("internal error")
+    assert balances == {"p1": 100}
+    refunds = [(s.kind, s.result, s.staked, s.returned) for s in rnd.outcome().settlements]
+    assert refunds == [("hand", "void", 10, 10), ("insurance", "void", 5, 5)]
+
+
+def behind_settlements(rnd: Round) -> list[tuple[int | None, object, object]]:
+    """(hand, staked, returned) of every bet-behind settlement, in order."""
+    return [(s.hand, s.staked, s.returned) for s in rnd.outcome().settlements if s.kind == "behind"]
+
+
+def test_original_bets_only_a_bet_behind_loses_only_its_unit_to_a_dealer_natural():
+    # Seat p1 splits 8,8 against the ace and doubles the first hand (8 3 2); the bet behind
+    # follows both. The dealer's Kc makes a natural: each stake loses only the original
+    # unit, on the seat's first hand; the doubled unit and the split hand's come back.
+    rules = EUROPEAN.replace(bet_behind=True, original_bets_only=True)
+    balances = {"p1": 100, "b": 100}
+    bets = [
+        lambda r: r.place_bet_behind(
+            seat=1, amount=4, owner="b", follow_double=True, follow_split=True
+        )
+    ]
+    rnd = dealt("8s Ah 8d Kc 3h 2c 5d", rules=rules, balances=balances, bets=bets)
+    rnd.apply(Action.SPLIT)
+    rnd.apply(Action.DOUBLE)
+    rnd.apply(Action.STAND)
+    assert rnd.outcome().dealer_natural
+    assert behind_settlements(rnd) == [(0, 8, 4), (1, 4, 4)]
+    assert balances == {"p1": 90, "b": 96}
+
+
+def test_a_bet_behind_that_cannot_follow_a_resplit_rides_only_on_the_hands_it_followed():
+    # b has 8 chips: 4 behind, 4 more to follow the first split of 8,8, none for the
+    # second. Hands after the re-split: 8s 10s | 8h 10d (the new hand, nothing behind it)
+    # | 8d 10h. The dealer's 6h 10c draws the 9s and busts: every hand wins.
+    rules = EUROPEAN.replace(bet_behind=True)
+    balances = {"p1": 100, "b": 8}
+    bets = [lambda r: r.place_bet_behind(seat=1, amount=4, owner="b", follow_split=True)]
+    rnd = dealt("8s 6h 8d 10c 8h 10s 10d 10h 9s", rules=rules, balances=balances, bets=bets)
+    rnd.apply(Action.SPLIT)
+    rnd.apply(Action.SPLIT)
+    assert balances["b"] == 0
+    for _ in range(3):
+        rnd.apply(Action.STAND)
+    assert behind_settlements(rnd) == [(0, 4, 8), (2, 4, 8)]
+    assert balances == {"p1": 130, "b": 16}

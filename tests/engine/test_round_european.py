@@ -252,3 +252,64 @@ def test_the_hole_card_is_dealt_face_down_and_revealed_after_the_players():
     events = rnd.apply(Action.STAND)
     assert any(isinstance(e, HoleCardRevealed) and str(e.card) == "8c" for e in events)
     assert any(isinstance(e, StakeSettled) for e in events)
+
+
+def _dealer_after_stand(cards: str, rules=EUROPEAN) -> list[str]:
+    rnd = dealt(cards, rules=rules)
+    rnd.apply(Action.STAND)
+    return [str(card) for card in rnd.outcome().dealer]
+
+
+def test_dealer_draws_again_on_a_16_made_by_drawing():
+    # Player 10s 9d = 19; dealer 10h 2c = 12 draws the 4s (16), so must draw the 5d: 21.
+    assert _dealer_after_stand("10s 10h 9d 2c 4s 5d") == ["10h", "2c", "4s", "5d"]
+
+
+def test_dealer_stands_on_a_hard_17_made_by_drawing():
+    # Dealer 10h 2c = 12 draws the 5s: 17, and stands; the 9c stays in the shoe.
+    assert _dealer_after_stand("10s 10h 9d 2c 5s 9c") == ["10h", "2c", "5s"]
+
+
+@pytest.mark.parametrize(
+    ("hits_soft_17", "dealer", "result"),
+    [
+        # S17: Ah 2c 4s is a soft 17 and stands; the player's 18 wins.
+        (False, ["Ah", "2c", "4s"], (1, "win", 10)),
+        # H17: the three-card soft 17 draws the 2d: soft 19 beats 18.
+        (True, ["Ah", "2c", "4s", "2d"], (1, "lose", -10)),
+    ],
+)
+def test_a_soft_17_of_three_cards_draws_under_h17_only(hits_soft_17, dealer, result):
+    rules = EUROPEAN.replace(dealer_hits_soft_17=hits_soft_17)
+    rnd = dealt("10s Ah 8d 2c 4s 2d", rules=rules)
+    rnd.apply(Action.STAND)
+    assert [str(card) for card in rnd.outcome().dealer] == dealer
+    assert hand_results(rnd) == [result]
+
+
+def test_h17_stands_on_a_hard_17_that_holds_an_ace():
+    # Dealer Ah 6c is a soft 17 and draws under H17; the Kd makes a hard 17: it stands.
+    rules = EUROPEAN.replace(dealer_hits_soft_17=True)
+    assert _dealer_after_stand("10s Ah 8d 6c Kd 4s", rules) == ["Ah", "6c", "Kd"]
+
+
+@pytest.mark.parametrize(
+    ("cards", "actions", "total"),
+    [
+        ("As 9h 7d 8c", [Action.STAND], 18),  # A,7 stands: the ace counts 11
+        ("As 9h 5d 8c 5s", [Action.HIT], 21),  # A,5 hits a 5: 21 closes by itself
+        ("As 9h Ad 8c 9s", [Action.HIT], 21),  # A,A hits a 9: A,9,A is 21
+        ("As 9h 5d 8c 10s", [Action.HIT, Action.STAND], 16),  # A,5,10: the ace counts 1
+    ],
+)
+def test_a_hand_closes_on_its_best_total_the_ace_counted_eleven_when_it_fits(cards, actions, total):
+    rnd = dealt(cards)
+    events = [event for action in actions for event in rnd.apply(action)]
+    closed = [event for event in events if isinstance(event, HandClosed)]
+    assert closed == [HandClosed(seat=1, hand=0, total=total)]
+
+
+def test_a_natural_closes_at_21():
+    rnd = Round(EUROPEAN, Shoe.stacked("As 9h Kd 7c"))
+    rnd.place_bet(seat=1, amount=BET)
+    assert HandClosed(seat=1, hand=0, total=21) in rnd.deal()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -113,6 +114,44 @@ def test_a_fraction_field_takes_exactly_its_range(field, value):
         with pytest.raises(RulesError, match=f"^{field} must be ") as refused:
             Rules(**{field: value})
         assert (refused.value.field, str(low)) == (field, str(refused.value.allowed.low))
+
+
+def _edges(field: str, low: Any, high: Any, step: Any) -> list[Any]:
+    """A field's bounds, admitted, and the values just outside them, refused."""
+    values = {low - step: False, low: True, high: True, high + step: False}
+    return [pytest.param(field, value, ok, id=f"{field}={value}") for value, ok in values.items()]
+
+
+EDGES = [
+    *(edge for field, (low, high) in WHOLE_RANGES.items() for edge in _edges(field, low, high, 1)),
+    *(
+        edge
+        for field, (low, high) in FRACTION_RANGES.items()
+        for edge in _edges(field, low, high, Fraction(1, 1000))
+    ),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "allowed"), EDGES)
+def test_each_range_admits_its_bounds_and_refuses_the_values_just_outside(field, value, allowed):
+    if allowed:
+        assert getattr(Rules(**{field: value}), field) == value
+    else:
+        with pytest.raises(RulesError, match=f"^{field} must be "):
+            Rules(**{field: value})
+
+
+@pytest.mark.parametrize("field", ["perfect_pair_pays", "coloured_pair_pays", "mixed_pair_pays"])
+def test_a_pair_bet_never_pays_a_negative_amount(field):
+    with pytest.raises(RulesError, match=f"^{field} must be a whole number from 0 to 30$"):
+        Rules(**{field: -1})
+    assert getattr(Rules(**{field: 0}), field) == 0  # a pair that only returns the stake
+
+
+@pytest.mark.parametrize("penetration", [Fraction(0), Fraction(-1, 2), Fraction(1, 3)])
+def test_a_shoe_is_dealt_at_least_halfway_to_its_cut_card(penetration):
+    with pytest.raises(RulesError, match="^penetration must be a fraction from 1/2 to 9/10$"):
+        Rules(penetration=penetration)
 
 
 @pytest.mark.parametrize(

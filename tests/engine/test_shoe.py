@@ -60,6 +60,60 @@ def test_the_shoe_round_trips_through_json():
     assert Shoe.from_json(json.loads(json.dumps(shoe.to_json()))) == shoe
 
 
+def _shoe_at(position: int) -> Shoe:
+    """A 52-card European shoe whose cut card lies before the 40th card, dealt to
+    ``position``."""
+    return Shoe(list(range(52)), cut=40, position=position, rng=random.Random(5))
+
+
+@pytest.mark.parametrize(("position", "out"), [(39, False), (40, True), (41, True)])
+def test_the_cut_card_is_out_once_the_cards_before_it_are_dealt(position, out):
+    shoe = _shoe_at(position)
+    assert shoe.cut_card_out is out
+    assert (shoe.prepare_round(EUROPEAN) is not None) is out  # shuffled before the round
+    assert shoe.position == (0 if out else position)
+
+
+@pytest.mark.parametrize(("position", "out"), [(39, False), (40, True)])
+def test_a_round_starting_exactly_at_the_cut_card_is_dealt_from_a_new_shuffle(position, out):
+    shoe = _shoe_at(position)
+    rnd = Round(EUROPEAN, shoe)
+    rnd.place_bet(seat=1, amount=1)
+    shuffled = [event for event in rnd.deal() if isinstance(event, ShoeShuffled)]
+    assert shuffled == ([ShoeShuffled(shown=None, burned=0)] if out else [])
+    assert shoe.position == (4 if out else position + 4)
+
+
+def test_a_stacked_shoe_never_shows_its_cut_card():
+    shoe = Shoe.stacked("As Kd")
+    shoe.draw()
+    shoe.draw()
+    assert not shoe.cut_card_out
+    assert shoe.prepare_round(EUROPEAN) is None
+
+
+def test_shoes_are_equal_only_with_the_same_cards_order_and_state():
+    assert Shoe.stacked("As Kd") == Shoe.stacked("As Kd")
+    assert Shoe.stacked("As Kd") != Shoe.stacked("Kd As")
+    assert Shoe.stacked("As Kd") != Shoe.stacked("As Kd 2c")
+    dealt = Shoe.stacked("As Kd")
+    dealt.draw()
+    assert dealt != Shoe.stacked("As Kd")
+    assert _shoe_at(10) != _shoe_at(11)
+    assert Shoe(list(range(52)), cut=40) != Shoe(list(range(52)), cut=41)
+    assert Shoe(list(range(52)), cut=40) != Shoe(list(range(52)), cut=40, needs_shuffle=True)
+    assert Shoe(list(range(52)), cut=40) != Shoe(list(range(52)), cut=40, burned=3)
+    assert Shoe(list(range(52)), cut=52) != Shoe(list(range(52)), cut=52, stacked_order=True)
+    # The RNG is not state: two fresh shoes with different RNGs are equal until shuffled.
+    first = Shoe.for_rules(EUROPEAN, random.Random(1))
+    second = Shoe.for_rules(EUROPEAN, random.Random(2))
+    assert first == second
+    first.prepare_round(EUROPEAN)
+    second.prepare_round(EUROPEAN)
+    assert first != second
+    assert Shoe.stacked("As") != Shoe.stacked("As").to_json()
+
+
 @pytest.mark.parametrize("broken", [{}, {"cards": [52], "cut": 1, "position": 0,
                                          "needs_shuffle": False, "stacked_order": False,
                                          "burned": 0}])  # fmt: skip

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from engine import AMERICAN, DELUXE, EUROPEAN, NORMAL_CHART, Rules
+from engine.chart_vocabulary import UP_CARDS
 from engine.errors import EngineError
 from engine.strategy import (
-    UP_CARDS,
     ActionEVs,
     chart_differences,
     compute_strategy,

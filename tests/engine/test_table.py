@@ -379,6 +379,29 @@ def test_a_bankroll_of_exactly_the_minimum_is_accepted():
     assert table.balances == {PLAYER: 10, bot_owner(2): 10}
 
 
+@pytest.mark.parametrize(
+    ("minimum", "maximum", "step"),
+    [
+        pytest.param(10, 500, 0, id="no-step"),
+        pytest.param(10, 500, -2, id="negative-step"),
+        pytest.param(9, 500, 3, id="odd-step"),
+        pytest.param(15, 500, 10, id="minimum-off-step"),
+        pytest.param(10, 500, 20, id="step-over-minimum"),
+        pytest.param(0, 500, 2, id="zero-minimum"),
+        pytest.param(20, 10, 10, id="minimum-over-maximum"),
+    ],
+)
+def test_table_limits_need_an_even_step_dividing_a_minimum_at_most_the_maximum(
+    minimum: int, maximum: int, step: int
+) -> None:
+    with pytest.raises(IllegalActionError, match="even step"):
+        Limits(minimum, maximum, step)
+
+
+def test_the_smallest_table_limits_are_accepted():
+    assert Limits(2, 2, 2) == Limits(minimum=2, maximum=2, step=2)
+
+
 # Bots --------------------------------------------------------------------------------
 
 
@@ -406,6 +429,17 @@ def test_a_broke_bot_buys_in_again_before_its_bet():
         (s.kind, s.staked) for s in table.round.outcome().settlements if s.owner == bot_owner(1)
     ]
     assert bot_stakes == [("hand", 10)]
+
+
+def test_a_bot_with_no_chips_on_record_buys_in_before_its_bet():
+    # A stored table that has no balance for bot 1 (only the player's is required): the
+    # bot buys in with the bot bankroll, 100, and bets the minimum from it.
+    table = stacked("10s 10h 10d 9s 8h 10c", player_seat=2, bots=(BotSeat(1, "easy"),))
+    state = table.to_json()
+    del state["balances"][bot_owner(1)]
+    table = Table.from_json(state)
+    table.deal(10)
+    assert table.balances == {PLAYER: 90, bot_owner(1): 90}
 
 
 def test_a_bot_with_exactly_the_minimum_does_not_buy_in():
@@ -899,7 +933,7 @@ def test_the_hole_card_is_never_shown_while_the_player_decides(
             assert rnd is not None
             up, hole = rnd.dealer.cards[:2]
             view = table.view()
-            for history in (view.history(), rnd.history()):
+            for history in (view.history, rnd.history()):
                 dealer = [e.card for e in history if isinstance(e, CardDealt) and e.seat == 0]
                 assert dealer == [CARDS[up], None]
                 assert not any(isinstance(e, HoleCardRevealed) for e in history)

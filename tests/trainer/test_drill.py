@@ -13,6 +13,9 @@ from pytest_django.asserts import assertContains, assertTemplateUsed
 
 from engine.drills import Situation
 from engine.rules import EUROPEAN
+from engine.strategy import strategy_for
+from trainer import selectors
+from trainer.drill_view import DrillView
 from trainer.models import Drill
 
 pytestmark = pytest.mark.django_db
@@ -260,3 +263,36 @@ def test_fifty_next_hands_at_once_leave_exactly_one_hand_to_answer(
     (pending,) = Drill.objects.filter(user=user, answered_at__isnull=True)
     for response in responses:
         assert f'name="drill" value="{pending.pk}"' in response.content.decode()
+
+
+def test_the_drill_view_is_built_without_a_query(
+    client: Client, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    drill = rig(issued(client), "10s 6h", "10d")
+    client.post(URL, {"drill": drill.pk, "action": "stand"})
+    drill.refresh_from_db()
+    dealt = selectors.dealt_drill(drill)
+    # Forgotten by the process, so that reading the analysis again would be a query: the
+    # view-model is given what it shows, and reads nothing itself.
+    strategy_for.cache_clear()
+    with django_assert_num_queries(0):
+        shown = DrillView.of(dealt)
+    assert shown.answered and shown.correct == "hit" and shown.row == "Hard 16"
+    assert {choice.value: choice.ev is not None for choice in shown.choices} == {
+        "hit": True, "stand": True, "double": True,
+    }  # fmt: skip
+    assert [cell.code for cell in shown.chart_row if cell.here] == ["H"]
+
+
+def test_the_drill_inherits_its_target_and_an_answer_names_its_own(client: Client) -> None:
+    """A new hand, whether asked for or timed, swaps the drill region it inherits from; an
+    answer swaps only its own region."""
+    drill = issued(client)
+    dealt = client.get(URL).content.decode()
+    assert re.findall(r'hx-(?:target|swap)="[^"]*"', dealt) == [
+        'hx-target="#drill"', 'hx-swap="outerHTML"', 'hx-target="#answer"',
+    ]  # fmt: skip
+    answered = client.post(
+        URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "hx-post=" in answered and "hx-target" not in answered and "hx-swap" not in answered

@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 
 from engine.cards import CARDS
 from engine.events import Event
-from engine.round import Action
+from engine.round_codec import history_from_json, history_to_json
 from engine.rules import EUROPEAN
 from engine.shoe import Shoe
 from engine.table import PLAYER, TIERS, Table
+from engine.values import Action
 from trainer.models import Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
 from trainer.practice import (
@@ -35,8 +36,6 @@ from trainer.practice import (
     SeatChoice,
     TableMoved,
     TableRefused,
-    history_from_json,
-    history_to_json,
     practice_act,
     practice_adopt,
     practice_chip,
@@ -45,8 +44,8 @@ from trainer.practice import (
     practice_options,
     practice_start,
     practice_take_back,
-    session_totals,
 )
+from trainer.selectors import session_totals
 
 LEDGER = settings(
     max_examples=40,

@@ -19,11 +19,17 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from pytest_django import DjangoAssertNumQueries
 from pytest_django.asserts import assertRedirects
 
-from engine.strategy import ROWS
+from engine.bots import hard_bot
+from engine.chart_vocabulary import ROWS
+from engine.strategy import strategy_for
+from trainer import selectors
 from trainer.bidi import LRI, PDI
 from trainer.models import Drill, PracticeRound, PracticeSession
+from trainer.summary import SessionSummary
+from trainer.table_view import TableView
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as Response
@@ -909,6 +915,74 @@ def test_hints_and_coach_are_switched_without_touching_the_round(client: Client)
     ok(send(client, session, "act", action="stand", version=before["session"]["version"]))
     session.refresh_from_db()
     assert session.held_action == "stand"  # the coach switched on mid-round holds it back
+
+
+def test_the_table_and_its_options_vary_on_hx_request(client: Client) -> None:
+    """Each answers an htmx request with a fragment and any other with a page or a
+    redirect: a cache must keep the two apart."""
+    session = start(client, SIXTEEN_V_TEN)
+    options = f"{table_url(session)}options/"
+    for response in (
+        client.get(table_url(session)),
+        client.get(table_url(session), headers=HTMX),
+        send(client, session, "deal"),
+        send(client, session, "act", action="hit", htmx=False),
+        client.post(options, {"hints": "on"}, headers=HTMX),
+        client.post(options, {"hints": "on"}),
+    ):
+        assert "HX-Request" in response.get("Vary", ""), response.request
+
+
+def test_every_htmx_request_at_the_table_inherits_its_target_from_the_table(
+    client: Client,
+) -> None:
+    """One place says what a request at the table swaps: the table's own region."""
+    session = start(client, SIXTEEN_V_TEN, hints=True)
+    for response in (client.get(table_url(session)), send(client, session, "deal")):
+        page = text(response)
+        assert re.findall(r'hx-(?:target|swap)="[^"]*"', page) == [
+            'hx-target="#table"', 'hx-swap="outerHTML"',
+        ]  # fmt: skip
+        assert re.search(r'<section id="table"[^>]* hx-target="#table"', page)
+        assert page.count("hx-post=") >= 2
+
+
+# What a page is built from ---------------------------------------------------------------
+
+
+def test_the_table_view_is_built_without_a_query(
+    client: Client, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    session = start(client, SIXTEEN_V_TEN, hints=True, coach=True)
+    ok(send(client, session, "deal"))
+    send(client, session, "act", action="stand")  # held back: hard 16 v 10 is a hit
+    session.refresh_from_db()
+    shown = selectors.table_on_show(session)
+    # Forgotten by the process, so that reading the hint's analysis again would be a query.
+    strategy_for.cache_clear()
+    hard_bot.cache_clear()
+    with django_assert_num_queries(0):
+        table = TableView.of(shown)
+    assert table.round_number == 1 and table.stage == "playing"
+    assert table.held is not None and table.held.value == "stand"
+    assert table.hint is not None and table.hint.value == "hit"
+
+
+def test_the_summary_is_built_without_a_query(
+    client: Client, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    session = start(client, "10s 10d 6h 7c 6s 6d 5h 10c 9d 8s 2c 3c")  # as in the summary test
+    ok(send(client, session, "deal"))
+    ok(send(client, session, "act", action="stand"))
+    ok(send(client, session, "deal"))
+    ok(send(client, session, "act", action="double"))
+    session.refresh_from_db()
+    record = selectors.session_record(session)
+    with django_assert_num_queries(0):
+        summary = SessionSummary.of(record)
+    assert [played.number for played in summary.rounds] == [2, 1]
+    assert [len(played.decisions) for played in summary.rounds] == [1, 1]
+    assert len(summary.mistakes) == 1 and summary.totals["decisions"] == 2
 
 
 # Starting and ending ---------------------------------------------------------------------

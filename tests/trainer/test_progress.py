@@ -15,8 +15,9 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from engine.rules import DELUXE, EUROPEAN, Rules
 from engine.strategy import strategy_for
-from trainer import analyses
+from trainer import analyses, selectors
 from trainer.models import Drill
+from trainer.owners import Owner
 from trainer.progress import Progress
 
 pytestmark = pytest.mark.django_db
@@ -250,3 +251,18 @@ def test_a_share_is_never_rounded_to_all_or_nothing(client: Client, ann: User) -
     shown = re.findall(r">([^<>]*%)<", html)  # every share, as a cell's whole text
     assert shown and "100%" not in shown
     assert "99%" in shown  # 199 right of 200
+
+
+def test_the_progress_view_is_built_without_a_query(
+    ann: User, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    answered(ann, "hard 16", "10", right=False, days_ago=1)
+    answered(ann, "hard 16", "10", right=True)
+    answers = selectors.progress_answers(Owner(user_id=ann.pk, guest_token=""), "day")
+    # Forgotten by the process, so that reading the chart again would be a query.
+    strategy_for.cache_clear()
+    with django_assert_num_queries(0):
+        progress = Progress.of(answers)
+    assert (progress.total.answered, progress.total.correct, progress.streak) == (2, 1, 1)
+    heat = {(row, cell.up): cell for row, cells in progress.heat_rows for cell in cells}
+    assert heat["Hard 16", "10"].code == "H" and heat["Hard 16", "10"].share

@@ -9,11 +9,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import Card
-from engine.round import Action
-from engine.strategy import UP_CARDS, strategy_for
+from engine.chart_vocabulary import UP_CARDS
+from engine.values import Action
 from trainer.charts import ACTIONS, row_title
-from trainer.models import Drill
-from trainer.services import situation_of
+from trainer.selectors import DealtDrill
 
 _SUITS = {"c": ("♣", "black"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "black")}
 #: Card names for screen readers, in the reader's language (the engine's are English).
@@ -115,11 +114,15 @@ class DrillView:
         )
 
     @classmethod
-    def of(cls, drill: Drill) -> DrillView:
-        situation = situation_of(drill)
+    def of(cls, dealt: DealtDrill) -> DrillView:
+        """The drill as read (`trainer.selectors.dealt_drill`): built without a query."""
+        drill, situation, strategy = dealt.drill, dealt.situation, dealt.strategy
         row, here = situation.row, situation.up_column
-        codes = strategy_for(situation.rules).chart[row]
-        evs = situation.evs.as_dict() if drill.answered_at else {}
+        codes = strategy.chart[row]
+        evs: dict[str, float | None] = {}
+        if drill.answered_at:
+            hand = ",".join(card.rank for card in situation.cards)
+            evs = strategy.ev(hand, situation.up.rank).as_dict()
         choices = tuple(
             ActionChoice(
                 value=action.value,

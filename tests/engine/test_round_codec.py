@@ -1,0 +1,69 @@
+"""The round's JSON (engine.round_codec): what the web app stores reads back, old rows
+included."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from engine.cards import Card
+from engine.events import ActionTaken, CardDealt, StakeSettled
+from engine.round import Round
+from engine.round_codec import event_from_json, event_to_json, history_from_json, history_to_json
+from engine.rules import EUROPEAN
+from engine.shoe import Shoe
+from engine.values import Action, Result, StakeKind
+
+
+def played_round() -> Round:
+    rnd = Round(
+        EUROPEAN, Shoe.stacked("As 9c 10s Kd 8h 7c 2d"), balances={"player": 100, "other": 100}
+    )
+    rnd.place_bet(seat=1, amount=5)
+    rnd.place_bet(seat=2, amount=10, owner="other")
+    rnd.deal()
+    rnd.apply(Action.DOUBLE)  # seat 2's 17 doubled draws the 2d; seat 1 has a natural
+    return rnd
+
+
+def test_a_history_round_trips_through_json() -> None:
+    history = played_round().history()
+    stored = json.loads(json.dumps(history_to_json(history)))
+    assert history_from_json(stored) == history
+    settled = [item for item in stored if item["event"] == "StakeSettled"]
+    assert settled[0]["returned"] == "25/2" and settled[0]["units"] == "3/2"
+
+
+def test_a_history_stored_with_the_net_in_units_only_still_reads() -> None:
+    """Histories stored before a settlement kept its bet: the bet that gives the net back."""
+    stored = [
+        {"event": "StakeSettled", "seat": 1, "hand": 0, "owner": "p", "kind": "hand",
+         "result": "win", "staked": "20", "returned": "40", "units": "2"},
+        {"event": "StakeSettled", "seat": 1, "hand": 0, "owner": "p", "kind": "hand",
+         "result": "push", "staked": "20", "returned": "20", "units": "0"},
+        {"event": "ActionTaken", "seat": 1, "hand": 0, "action": "double", "effective": "hit"},
+    ]  # fmt: skip
+    win, push, act = history_from_json(stored)
+    assert win == StakeSettled(1, 0, "p", StakeKind.HAND, Result.WIN, 20, 40, 10)
+    assert isinstance(push, StakeSettled) and push.units == 0
+    assert act == ActionTaken(1, 0, Action.DOUBLE, Action.HIT)
+    assert history_to_json([win])[0]["units"] == "2"
+
+
+def test_a_round_stored_in_json_reads_back_equal() -> None:
+    rnd = played_round()
+    state = json.loads(json.dumps(rnd.to_json()))
+    assert Round.from_json(state) == rnd
+    assert Round.from_json(state).outcome() == rnd.outcome()
+
+
+def test_events_are_stored_as_short_lists_with_card_codes() -> None:
+    hole = CardDealt(0, 0, None)
+    settled = StakeSettled(1, None, "p", StakeKind.PAIR, Result.LOSE, 5, 0, 5)
+    assert event_to_json(hole) == ["card", 0, 0, None]
+    assert event_to_json(CardDealt(1, 0, Card("A", "s"))) == ["card", 1, 0, 51]
+    assert event_to_json(settled) == ["settle", 1, None, "p", "pair", "lose", 5, 0, 5]
+    half = StakeSettled(1, 0, "p", StakeKind.HAND, Result.BLACKJACK, 5, Fraction(25, 2), 5)
+    assert event_to_json(half)[7] == "25/2"
+    for event in (hole, settled, half):
+        assert event_from_json(json.loads(json.dumps(event_to_json(event)))) == event
