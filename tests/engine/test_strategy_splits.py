@@ -18,7 +18,7 @@ left out, then divided out, as the peek's "no natural" conditioning is.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Callable, Iterator
 from functools import cache
 
 import numpy as np
@@ -33,6 +33,7 @@ Shoe = tuple[int, ...]
 Finished = tuple[int, int, bool]
 
 
+@cache
 def total_of(hand: tuple[int, ...]) -> int:
     """The best total of a hand given as ranks (0 = ace)."""
     hard = sum(rank + 1 for rank in hand)
@@ -88,15 +89,21 @@ class BruteForce:
         return tuple(shoe)
 
     def prepare_strategy(self) -> None:
-        """Fetch the dealer's probabilities for every hand the strategy may look at."""
+        """Fetch the dealer's probabilities for every shoe the strategy may look at: those
+        of the hands it can reach, and those after a card that busts one."""
         shoes: set[Shoe] = set()
+        walked: set[tuple[int, ...]] = set()
 
         def walk(hand: tuple[int, ...]) -> None:
-            shoes.add(self.shoe_for(hand))
+            walked.add(hand)
+            shoe = self.shoe_for(hand)
+            shoes.add(shoe)
             if (total_of(hand) < 21 or len(hand) == 2) and not (self.one_card and len(hand) == 2):
                 for rank in range(10):
                     bigger = (hand[0], *sorted((*hand[1:], rank)))
-                    if self.shoe_for(hand)[rank] > 0 and total_of(bigger) <= 21:
+                    if shoe[rank] > 0 and total_of(bigger) > 21:
+                        shoes.add(self.shoe_for(bigger))
+                    elif shoe[rank] > 0 and bigger not in walked:
                         walk(bigger)
 
         for second in range(10):
@@ -162,73 +169,72 @@ class BruteForce:
     def split_ev(self) -> float:
         """The split's EV: every card dealt in order, then the dealer for each end."""
         self.prepare_strategy()
-        first_only = self.rules.original_bets_only
-        ends: dict[tuple[Shoe, tuple[Finished, ...]], float] = defaultdict(float)
-
-        def serve(shoe: Shoe, p: float, waiting: int, hands: int, done: tuple) -> None:
-            if waiting == 0:
-                ends[shoe, tuple(sorted(done))] += p
-                return
-            first = not done
-            size = sum(shoe)
-            for rank in range(10):
-                if not shoe[rank]:
-                    continue
-                left = shoe[:rank] + (shoe[rank] - 1,) + shoe[rank + 1 :]
-                chance = p * shoe[rank] / size
-                if rank == self.pair and hands < self.limit:  # split again
-                    resplit(left, chance, waiting, hands + 1, done, first)
-                else:
-                    play_on((self.pair, rank), left, chance, waiting, hands, done, first)
-
-        def resplit(
-            shoe: Shoe, p: float, waiting: int, hands: int, done: tuple, first: bool
-        ) -> None:
-            # The new hand waits its turn; this one gets another second card.
-            size = sum(shoe)
-            for rank in range(10):
-                if not shoe[rank]:
-                    continue
-                left = shoe[:rank] + (shoe[rank] - 1,) + shoe[rank + 1 :]
-                chance = p * shoe[rank] / size
-                if rank == self.pair and hands < self.limit:
-                    resplit(left, chance, waiting + 1, hands + 1, done, first)
-                else:
-                    play_on((self.pair, rank), left, chance, waiting + 1, hands, done, first)
-
-        def play_on(hand, shoe: Shoe, p: float, waiting: int, hands: int, done, first) -> None:
-            strategy_first = first or not first_only  # later hands' own strategy under OBO
-            action = self.play(hand, strategy_first)
-            if action == "stand":
-                serve(shoe, p, waiting - 1, hands, (*done, (total_of(hand), 1, first)))
-                return
-            size = sum(shoe)
-            for rank in range(10):
-                if not shoe[rank]:
-                    continue
-                left = shoe[:rank] + (shoe[rank] - 1,) + shoe[rank + 1 :]
-                chance = p * shoe[rank] / size
-                bigger = (hand[0], *sorted((*hand[1:], rank)))
-                total = total_of(bigger)
-                stake = 2 if action == "double" else 1
-                if total > 21:
-                    serve(left, chance, waiting - 1, hands, (*done, (0, stake, first)))
-                elif action == "double":
-                    serve(left, chance, waiting - 1, hands, (*done, (total, 2, first)))
-                else:
-                    play_on(bigger, left, chance, waiting, hands, done, first)
-
-        serve(self.start, 1.0, 2, 2, ())
-        self.fetch({shoe for shoe, _ in ends})
-        ev = sum(
-            p * sum(self.payoff(finished, shoe) for finished in done)
-            for (shoe, done), p in ends.items()
-        )
+        ends: set[Shoe] = set()
+        self.deal(lambda shoe, _: ends.add(shoe) or 0.0)  # the shoes the dealer may meet
+        self.fetch(ends)
+        ev = self.deal(lambda shoe, done: sum(self.payoff(finished, shoe) for finished in done))
         if self.rules.dealer_peeks:
             natural_rank = {0: 9, 9: 0}.get(self.up)
             if natural_rank is not None:
                 ev /= 1 - self.start[natural_rank] / sum(self.start)
-        return float(ev)
+        return ev
+
+    def deal(self, settle: Callable[[Shoe, tuple[Finished, ...]], float]) -> float:
+        """The expected ``settle(shoe left, finished hands)`` over every way the round goes.
+
+        The hands waiting hold a pair card each; the next one gets its second card (a pair
+        card splits off to a new hand, which waits its turn, while the seat holds fewer
+        than ``limit``) and is played to the end, then the next. A state the deal reaches
+        by several orders of the same cards is worked out once.
+        """
+        first_only = self.rules.original_bets_only
+
+        def draws(shoe: Shoe) -> Iterator[tuple[int, float, Shoe]]:
+            size = sum(shoe)
+            for rank in range(10):
+                if shoe[rank]:
+                    yield rank, shoe[rank] / size, (*shoe[:rank], shoe[rank] - 1, *shoe[rank + 1 :])
+
+        @cache
+        def serve(shoe: Shoe, waiting: int, hands: int, done: tuple[Finished, ...]) -> float:
+            if waiting == 0:
+                return settle(shoe, done)
+            value = 0.0
+            for rank, chance, left in draws(shoe):
+                if rank == self.pair and hands < self.limit:  # split again
+                    value += chance * serve(left, waiting + 1, hands + 1, done)
+                else:
+                    value += chance * play_on((self.pair, rank), left, waiting, hands, done)
+            return value
+
+        @cache
+        def play_on(
+            hand: tuple[int, ...], shoe: Shoe, waiting: int, hands: int, done: tuple[Finished, ...]
+        ) -> float:
+            first = not done
+            action = self.play(hand, first or not first_only)  # later hands' own, under OBO
+
+            def finish(shoe: Shoe, total: int, stake: int) -> float:
+                return serve(
+                    shoe, waiting - 1, hands, tuple(sorted((*done, (total, stake, first))))
+                )
+
+            if action == "stand":
+                return finish(shoe, total_of(hand), 1)
+            stake = 2 if action == "double" else 1
+            value = 0.0
+            for rank, chance, left in draws(shoe):
+                bigger = (hand[0], *sorted((*hand[1:], rank)))
+                total = total_of(bigger)
+                if total > 21:
+                    value += chance * finish(left, 0, stake)
+                elif action == "double":
+                    value += chance * finish(left, total, stake)
+                else:
+                    value += chance * play_on(bigger, left, waiting, hands, done)
+            return value
+
+        return serve(self.start, 2, 2, ())
 
 
 ONE_DECK = EUROPEAN.replace(decks=1, name="one-deck")  # no peek, DAS, re-split to 4
