@@ -24,6 +24,7 @@ docs/strategy.md).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -233,6 +234,16 @@ class _SplitPolicy:
         return np.choose(self.start, [stand[starts], hit, double])
 
 
+_UNIT = np.eye(10, dtype=np.int64)
+
+
+@cache
+def _starts(rank: int) -> Ints:
+    """The hands of a pair card and each second card, as indexes of `hands_containing`."""
+    hands = hands_containing(rank)
+    return np.array([hands.index[_pair_with(rank, second)] for second in range(10)])
+
+
 def _groups_by_hard_total(hands: HandSet) -> list[npt.NDArray[np.int64]]:
     """Index groups of equal hard total, highest first (successors always come earlier)."""
     return [np.flatnonzero(hands.hard == hard) for hard in range(21, 0, -1)]
@@ -242,7 +253,6 @@ class _Rows:
     """Table rows by removal key, found in bulk by a binary search of the sorted keys."""
 
     def __init__(self, keys: Ints) -> None:
-        self._keys = keys
         self._order = np.argsort(keys, kind="stable")
         self._sorted = keys[self._order]
 
@@ -255,7 +265,14 @@ class _Rows:
 
     def extended(self, keys: Ints) -> _Rows:
         """The same rows and then one per key, in order."""
-        return _Rows(np.concatenate([self._keys, keys]))
+        grown = _Rows(keys)
+        grown._order += len(self._sorted)
+        # Two sorted runs, which a stable sort (Timsort for integers) merges in one pass.
+        keys = np.concatenate([self._sorted, grown._sorted])
+        merged = np.argsort(keys, kind="stable")
+        grown._sorted = keys[merged]
+        grown._order = np.concatenate([self._order, grown._order])[merged]
+        return grown
 
 
 def _stand(totals: npt.NDArray[np.int64], dist: Floats, peek: bool) -> Floats:
@@ -278,7 +295,8 @@ class Analysis:
         self.full = np.array([4 * decks] * 9 + [16 * decks], dtype=np.int64)
         self._policies: dict[object, dict[int, Floats]] = {}
         self._evs: dict[tuple[int, int, int, bool], ActionEVs] = {}
-        self._split_evs: dict[tuple[int, object], Floats] = {}
+        #: Per play after a split (`_play_key`), per pair rank, the split EV by up card.
+        self._split_evs: dict[object, dict[int, Floats]] = {}
         self._split_ranks = list(range(10)) if rules.max_hands >= 2 else []
         removals = self._needed_removals()
         self._rows = _Rows(count_keys(removals))
@@ -288,18 +306,11 @@ class Analysis:
         self._more_dealer: dict[int, tuple[_Rows, Floats]] = {}
         # The hand a seat starts with, and the first hand of a split, lose their original
         # unit to a natural; with original_bets_only the later hands of a split lose nothing.
-        first: Settlement = "original" if rules.original_bets_only else "stake"
-        self.base = _Batch(self, hands_containing(None), None, first)
-        self.split_batches: dict[int, _Batch] = {
-            rank: _Batch(self, hands_containing(rank), rank, first)
-            for rank in self._split_ranks
-            if not (rank == 0 and not rules.hit_split_aces)
-        }
-        self.later_batches: dict[int | None, _Batch] = {}
-        if rules.original_bets_only and self.split_batches:
-            self.later_batches[None] = self.base.settled("none")
-            for rank, batch in self.split_batches.items():
-                self.later_batches[rank] = batch.settled("none")
+        self.first: Settlement = "original" if rules.original_bets_only else "stake"
+        self._settlements: list[Settlement] = [self.first]
+        if rules.original_bets_only:
+            self._settlements.append("none")
+        self.base = _Batch(self, hands_containing(None), None, self.first)
 
     # Shoes and the dealer -------------------------------------------------------------
 
@@ -443,38 +454,86 @@ class Analysis:
         """EV (units of the initial bet, unnormalised) of splitting a pair of ``rank``.
 
         Exact for the post-split strategy of `_split_policy` (or ``chart``'s codes), with
-        re-splits up to ``max_hands``: see `_exact_split_evs`. Worked out for every up card
-        at once, the first time any is asked for.
+        re-splits up to ``max_hands``: see `_exact_split_evs`. Worked out for every pair
+        and up card at once, the first time any is asked for (see `work_out_splits`).
         """
-        key = (rank, None if chart is None else _chart_key(chart))
-        found = self._split_evs.get(key)
-        if found is None:
-            found = self._split_evs[key] = self._exact_split_evs(rank, chart)
-        return float(found[up])
+        key = _play_key(chart)
+        if key not in self._split_evs:
+            self.work_out_splits(chart)
+        return float(self._split_evs[key][rank][up])
+
+    def work_out_splits(self, *charts: Chart | None) -> None:
+        """Work out the split EVs of every pair against every up card, for each play after
+        a split: the best play (None) or a chart's (its hard and soft rows, all it reads
+        there). Plays worked out together share the dealer's probabilities and each
+        level's shoes, draws and busts, so a chart's costs little beside the best play's."""
+        plays = {_play_key(chart): chart for chart in charts}
+        plays = {key: chart for key, chart in plays.items() if key not in self._split_evs}
+        found: dict[object, dict[int, Floats]] = {key: {} for key in plays}
+        for rank in self._split_ranks if plays else ():
+            evs = self._rank_split_evs(rank, list(plays.values()))
+            for key, rank_evs in zip(plays, evs, strict=True):
+                found[key][rank] = rank_evs
+        self._split_evs.update(found)
+
+    def _rank_split_evs(self, rank: int, charts: list[Chart | None]) -> list[Floats]:
+        """The split EVs of a pair of ``rank`` by up card, for each play (`work_out_splits`).
+
+        The hands holding a pair card with the other out (`_split_batch`) are worked out
+        here for this pair alone, and let go after: kept for every pair they would double
+        the analysis's memory."""
+        batches = self._split_batches(rank)
+        jobs = [
+            (self._split_policy(rank, chart, batches.get(settlement)), settlement)
+            for chart in charts
+            for settlement in self._settlements
+        ]
+        stands = self._stands_needed(rank, jobs)
+        self._prepare_split_dealer(rank, stands)
+        values = self._split_hand_values(rank, jobs, stands, batches)
+        # A play's jobs: its first hand's, then (original bets only) the later ones'.
+        size = len(self._settlements)
+        return [
+            self._exact_split_evs(rank, values[play * size], values[play * size + size - 1])
+            for play in range(len(charts))
+        ]
+
+    def _split_batches(self, rank: int) -> dict[Settlement, _Batch]:
+        """The hands holding a pair card of ``rank``, the other pair card out, played on at
+        their best, by settlement (none for split aces that take one card only)."""
+        if rank == 0 and not self.rules.hit_split_aces:
+            return {}
+        batch = _Batch(self, hands_containing(rank), rank, self.first)
+        if self.rules.original_bets_only:
+            return {self.first: batch, "none": batch.settled("none")}
+        return {self.first: batch}
 
     def _split_limit(self, rank: int) -> int:
         """The most hands a pair of ``rank`` can become."""
         rules = self.rules
         return rules.max_hands if rank != 0 or rules.resplit_aces else 2
 
-    def _split_policy(self, rank: int, chart: Chart | None, *, later: bool) -> _SplitPolicy:
+    def _split_levels(self, rank: int) -> range:
+        """How many pair cards beyond the two split any term of `_exact_split_evs` has out."""
+        return range(2 * self._split_limit(rank) - 3)
+
+    def _split_policy(self, rank: int, chart: Chart | None, batch: _Batch | None) -> _SplitPolicy:
         """How a hand after a split is played: by its own cards and the up card alone.
 
         Without a chart, each decision is the best one for the hand's cards with the shoe
         less the up card, both original pair cards and the hand's own cards (stand unless
         hitting is strictly better, double only if strictly better than both), for the
-        stakes a dealer natural takes from it (``later``: not the seat's first hand).
+        stakes a dealer natural takes from it: ``batch``'s values (None: split aces that
+        take one card only, which stand).
         """
         hands = hands_containing(rank)
         counts = hands.counts
         two_card = hands.cards == 2
         can_hit = (hands.total < 21)[:, None]
-        one_card_aces = rank == 0 and not self.rules.hit_split_aces
         start = np.zeros((10, 10), dtype=np.int64)  # (second card, up): STAND, HIT or DOUBLE
-        if one_card_aces:
+        if batch is None:
             return _SplitPolicy(start, np.zeros((len(counts), 10), dtype=np.bool_))
-        batch = (self.later_batches if later else self.split_batches)[rank]
-        starts = np.array([hands.index[_pair_with(rank, second)] for second in range(10)])
+        starts = _starts(rank)
         rules = self.rules
         doubles = np.array(
             [rules.double_after_split and rules.may_double(int(hands.total[q])) for q in starts]
@@ -504,8 +563,34 @@ class Analysis:
         hits &= ~two_card[:, None]  # a two-card hand is only ever a start
         return _SplitPolicy(start, hits)
 
-    def _exact_split_evs(self, rank: int, chart: Chart | None) -> Floats:
-        """The split EV of a pair of ``rank`` against every up card, exactly.
+    def _stands_needed(
+        self, rank: int, jobs: list[tuple[_SplitPolicy, Settlement]]
+    ) -> npt.NDArray[np.bool_]:
+        """(hand, up card): where any of these strategies can end standing."""
+        hands = hands_containing(rank)
+        stands = np.zeros((len(hands.counts), 10), dtype=np.bool_)
+        for policy, _ in jobs:
+            stands |= policy.stands_needed(hands, _starts(rank))
+        return stands
+
+    def _prepare_split_dealer(self, rank: int, stands: npt.NDArray[np.bool_]) -> None:
+        """Compute, one up card at a time, the dealer's probabilities for the shoes the
+        levels beyond the first need (`_split_dealer`) that no table holds yet."""
+        hand, ups = np.nonzero(stands)
+        counts = hands_containing(rank).counts[hand]
+        for up in range(10):
+            mine = counts[ups == up]
+            removals = [mine + (1 + extra) * _UNIT[rank] for extra in self._split_levels(rank)[1:]]
+            if removals:
+                every = np.concatenate(removals)
+                _, first = np.unique(count_keys(every), return_index=True)
+                self.dealer_for(every[first], np.full(len(first), up))
+
+    def _exact_split_evs(
+        self, rank: int, first: tuple[Floats, Floats], later: tuple[Floats, Floats]
+    ) -> Floats:
+        """The split EV of a pair of ``rank`` against every up card, exactly, from the
+        values of a first hand and of a later one (`_split_hand_values`).
 
         Every hand after the split is played by a fixed strategy of its own cards, so by
         exchangeability the order in which hands get their cards does not change the joint
@@ -519,15 +604,8 @@ class Analysis:
         (Farmer's method; docs/strategy.md).
         """
         limit = self._split_limit(rank)
-        most = 2 * limit - 4  # the most extra pair cards out in any term
-        first_policy = self._split_policy(rank, chart, later=False)
-        first: Settlement = "original" if self.rules.original_bets_only else "stake"
-        jobs: list[tuple[_SplitPolicy, Settlement]] = [(first_policy, first)]
-        if self.later_batches:
-            jobs.append((self._split_policy(rank, chart, later=True), "none"))
-        values = self._split_hand_values(rank, jobs, most)
-        first_x, first_p = values[0]
-        later_x, later_p = values[-1]
+        first_x, first_p = first
+        later_x, later_p = later
 
         shoe = (
             self.full[None, :] - np.eye(10, dtype=np.int64) - 2 * np.eye(10, dtype=np.int64)[rank]
@@ -585,17 +663,19 @@ class Analysis:
         return total
 
     def _split_hand_values(
-        self, rank: int, jobs: list[tuple[_SplitPolicy, Settlement]], most: int
+        self,
+        rank: int,
+        jobs: list[tuple[_SplitPolicy, Settlement]],
+        stands: npt.NDArray[np.bool_],
+        batches: dict[Settlement, _Batch],
     ) -> list[tuple[Floats, Floats]]:
         """For each (policy, settlement): a hand holding one pair card, by how many extra
-        pair cards are out (0 … ``most``) and up card: its EV with a random second card,
+        pair cards are out (`_split_levels`) and up card: its EV with a random second card,
         and with the pair card as its second card (both unnormalised)."""
-        hands = hands_containing(rank)
-        starts = np.array([hands.index[_pair_with(rank, second)] for second in range(10)])
-        stands = np.zeros((len(hands.counts), 10), dtype=np.bool_)
-        for policy, _ in jobs:
-            stands |= policy.stands_needed(hands, starts)
-        levels = [self._split_level_values(rank, jobs, starts, stands, e) for e in range(most + 1)]
+        levels = [
+            self._split_level_values(rank, jobs, stands, batches, extra)
+            for extra in self._split_levels(rank)
+        ]
         return [
             (np.array([level[job][0] for level in levels]),
              np.array([level[job][1] for level in levels]))
@@ -606,11 +686,44 @@ class Analysis:
         self,
         rank: int,
         jobs: list[tuple[_SplitPolicy, Settlement]],
-        starts: Ints,
         stands: npt.NDArray[np.bool_],
+        batches: dict[Settlement, _Batch],
         extra: int,
     ) -> list[tuple[Floats, Floats]]:
         """`_split_hand_values` with ``extra`` pair cards out: for each job, by up card."""
+        hands = hands_containing(rank)
+        starts = _starts(rank)
+        # The shoe before the second card, per up card: both pair cards and the extra out.
+        start_shoe = np.maximum(
+            self.full[None, :] - np.eye(10, dtype=np.int64) - (2 + extra) * _UNIT[rank], 0
+        )
+        start_draw = start_shoe / np.maximum(start_shoe.sum(axis=1, keepdims=True), 1)
+        tables = self._split_level_tables(rank, stands, batches, extra)
+        found = []
+        for policy, settlement in jobs:
+            draw, bust, stand, doubled_stand = tables(settlement)
+            value = policy.values(hands, starts, draw, bust, stand, doubled_stand)
+            found.append((np.einsum("us,su->u", start_draw, value), value[rank]))  # (up,)
+        return found
+
+    def _split_level_tables(
+        self,
+        rank: int,
+        stands: npt.NDArray[np.bool_],
+        batches: dict[Settlement, _Batch],
+        extra: int,
+    ) -> Callable[[Settlement], tuple[Floats, Floats, Floats, Floats]]:
+        """The draw, bust, stand and doubled-stand tables (hand, up card, …) of the hands
+        holding a pair card with the other and ``extra`` more out, by settlement. With no
+        extra they are the split batches' own; else stand values are worked out only where
+        ``stands``."""
+        if extra == 0 and batches:
+
+            def batch_tables(settlement: Settlement) -> tuple[Floats, Floats, Floats, Floats]:
+                batch = batches[settlement]
+                return batch.draw, batch.bust, batch.stand, batch.doubled_stand
+
+            return batch_tables
         hands = hands_containing(rank)
         dist = self._split_dealer(hands.counts, rank, stands, extra)
         out = hands.counts.copy()
@@ -622,23 +735,13 @@ class Analysis:
         bust = self.bust_values(shoes, totals)
         unsettled = _stand(hands.total, dist, self.peek)
         natural = dist[..., NATURAL]
-        # The shoe before the second card, per up card: the ace's shoe with the ace back.
-        start_shoe = np.maximum(shoes[starts[0]] + np.eye(10, dtype=np.int64)[0], 0)
-        start_draw = start_shoe / np.maximum(start_shoe.sum(axis=1, keepdims=True), 1)
         del dist, shoes, valid
-        found = []
-        for policy, settlement in jobs:
+
+        def level_tables(settlement: Settlement) -> tuple[Floats, Floats, Floats, Floats]:
             single, doubled = _RETURNED_TO_NATURAL[settlement]
-            value = policy.values(
-                hands,
-                starts,
-                draw,
-                bust,
-                unsettled + single * natural,
-                unsettled + doubled * natural,
-            )  # (second card, up)
-            found.append((np.einsum("us,su->u", start_draw, value), value[rank]))
-        return found
+            return draw, bust, unsettled + single * natural, unsettled + doubled * natural
+
+        return level_tables
 
     def _split_dealer(
         self, counts: Ints, rank: int, stands: npt.NDArray[np.bool_], extra: int
@@ -662,6 +765,14 @@ class Analysis:
             hits = _hits_by_chart(chart, batch.hands)
             found = policies[id(batch)] = batch.policy_hit(batch.policy(hits))
         return found
+
+
+def _play_key(chart: Chart | None) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """What a play after a split depends on: the best play, or a chart's hard and soft rows
+    (a pair card dealt to a split hand is split off again while the seat may)."""
+    if chart is None:
+        return None
+    return _chart_key({row: cells for row, cells in chart.items() if not row.startswith("pair")})
 
 
 def _chart_key(chart: Chart) -> tuple[tuple[str, tuple[str, ...]], ...]:
