@@ -466,37 +466,44 @@ class Analysis:
         """Work out the split EVs of every pair against every up card, for each play after
         a split: the best play (None) or a chart's (its hard and soft rows, all it reads
         there). Plays worked out together share the dealer's probabilities and each
-        level's shoes, draws and busts, so a chart's costs little beside the best play's."""
+        level's shoes, draws and busts, so a chart's costs little beside the best play's.
+
+        Each pair's hands with the other pair card out (`_split_batches`) give its best
+        play and its first level, and are let go before the next pair's: kept for every
+        pair, they would double the analysis's memory. The dealer rows the other levels
+        need are then computed for all pairs at once, one up card at a time."""
         plays = {_play_key(chart): chart for chart in charts}
         plays = {key: chart for key, chart in plays.items() if key not in self._split_evs}
-        found: dict[object, dict[int, Floats]] = {key: {} for key in plays}
-        for rank in self._split_ranks if plays else ():
-            evs = self._rank_split_evs(rank, list(plays.values()))
-            for key, rank_evs in zip(plays, evs, strict=True):
-                found[key][rank] = rank_evs
-        self._split_evs.update(found)
-
-    def _rank_split_evs(self, rank: int, charts: list[Chart | None]) -> list[Floats]:
-        """The split EVs of a pair of ``rank`` by up card, for each play (`work_out_splits`).
-
-        The hands holding a pair card with the other out (`_split_batch`) are worked out
-        here for this pair alone, and let go after: kept for every pair they would double
-        the analysis's memory."""
-        batches = self._split_batches(rank)
-        jobs = [
-            (self._split_policy(rank, chart, batches.get(settlement)), settlement)
-            for chart in charts
-            for settlement in self._settlements
-        ]
-        stands = self._stands_needed(rank, jobs)
-        self._prepare_split_dealer(rank, stands)
-        values = self._split_hand_values(rank, jobs, stands, batches)
-        # A play's jobs: its first hand's, then (original bets only) the later ones'.
-        size = len(self._settlements)
-        return [
-            self._exact_split_evs(rank, values[play * size], values[play * size + size - 1])
-            for play in range(len(charts))
-        ]
+        if not plays:
+            return
+        jobs: dict[int, list[tuple[_SplitPolicy, Settlement]]] = {}
+        stands: dict[int, npt.NDArray[np.bool_]] = {}
+        levels: dict[int, list[list[tuple[Floats, Floats]]]] = {}
+        for rank in self._split_ranks:
+            batches = self._split_batches(rank)
+            jobs[rank] = [
+                (self._split_policy(rank, chart, batches.get(settlement)), settlement)
+                for chart in plays.values()
+                for settlement in self._settlements
+            ]
+            stands[rank] = self._stands_needed(rank, jobs[rank])
+            levels[rank] = [self._split_level_values(rank, jobs[rank], stands[rank], batches, 0)]
+        self._prepare_split_dealer(stands)
+        size = len(self._settlements)  # a play's jobs: its first hand's, then the later ones'
+        for rank in self._split_ranks:
+            levels[rank] += [
+                self._split_level_values(rank, jobs[rank], stands[rank], {}, extra)
+                for extra in self._split_levels(rank)[1:]
+            ]
+            values = [
+                (np.array([level[job][0] for level in levels[rank]]),
+                 np.array([level[job][1] for level in levels[rank]]))
+                for job in range(len(jobs[rank]))
+            ]  # fmt: skip
+            for play, key in enumerate(plays):
+                self._split_evs.setdefault(key, {})[rank] = self._exact_split_evs(
+                    rank, values[play * size], values[play * size + size - 1]
+                )
 
     def _split_batches(self, rank: int) -> dict[Settlement, _Batch]:
         """The hands holding a pair card of ``rank``, the other pair card out, played on at
@@ -573,14 +580,17 @@ class Analysis:
             stands |= policy.stands_needed(hands, _starts(rank))
         return stands
 
-    def _prepare_split_dealer(self, rank: int, stands: npt.NDArray[np.bool_]) -> None:
-        """Compute, one up card at a time, the dealer's probabilities for the shoes the
-        levels beyond the first need (`_split_dealer`) that no table holds yet."""
-        hand, ups = np.nonzero(stands)
-        counts = hands_containing(rank).counts[hand]
+    def _prepare_split_dealer(self, stands: dict[int, npt.NDArray[np.bool_]]) -> None:
+        """Compute, one up card at a time, the dealer's probabilities for every shoe the
+        levels beyond the first need (`_split_dealer`) that no table holds yet: each shoe
+        once, whichever pairs, levels and plays share it, in one call (small calls cost
+        more per shoe)."""
         for up in range(10):
-            mine = counts[ups == up]
-            removals = [mine + (1 + extra) * _UNIT[rank] for extra in self._split_levels(rank)[1:]]
+            removals = [
+                hands_containing(rank).counts[needed[:, up]] + (1 + extra) * _UNIT[rank]
+                for rank, needed in stands.items()
+                for extra in self._split_levels(rank)[1:]
+            ]
             if removals:
                 every = np.concatenate(removals)
                 _, first = np.unique(count_keys(every), return_index=True)
@@ -590,7 +600,7 @@ class Analysis:
         self, rank: int, first: tuple[Floats, Floats], later: tuple[Floats, Floats]
     ) -> Floats:
         """The split EV of a pair of ``rank`` against every up card, exactly, from the
-        values of a first hand and of a later one (`_split_hand_values`).
+        values of a first hand and of a later one, by level (`_split_level_values`).
 
         Every hand after the split is played by a fixed strategy of its own cards, so by
         exchangeability the order in which hands get their cards does not change the joint
@@ -662,26 +672,6 @@ class Analysis:
         deal(2, 0, np.ones(10))
         return total
 
-    def _split_hand_values(
-        self,
-        rank: int,
-        jobs: list[tuple[_SplitPolicy, Settlement]],
-        stands: npt.NDArray[np.bool_],
-        batches: dict[Settlement, _Batch],
-    ) -> list[tuple[Floats, Floats]]:
-        """For each (policy, settlement): a hand holding one pair card, by how many extra
-        pair cards are out (`_split_levels`) and up card: its EV with a random second card,
-        and with the pair card as its second card (both unnormalised)."""
-        levels = [
-            self._split_level_values(rank, jobs, stands, batches, extra)
-            for extra in self._split_levels(rank)
-        ]
-        return [
-            (np.array([level[job][0] for level in levels]),
-             np.array([level[job][1] for level in levels]))
-            for job in range(len(jobs))
-        ]  # fmt: skip
-
     def _split_level_values(
         self,
         rank: int,
@@ -690,7 +680,9 @@ class Analysis:
         batches: dict[Settlement, _Batch],
         extra: int,
     ) -> list[tuple[Floats, Floats]]:
-        """`_split_hand_values` with ``extra`` pair cards out: for each job, by up card."""
+        """For each job (policy, settlement), by up card: the EV of a hand holding one pair
+        card, with the other pair card and ``extra`` more out, and a random second card,
+        then with the pair card as its second card (both unnormalised)."""
         hands = hands_containing(rank)
         starts = _starts(rank)
         # The shoe before the second card, per up card: both pair cards and the extra out.
