@@ -436,17 +436,16 @@ class Analysis:
         """
         base = self.base
         hands = base.hands
-        found: dict[tuple[int, ...], tuple[tuple[float, float], ...]] = {}
-        for q, counts in enumerate(hands.counts):
-            if hands.cards[q] < 3 or hands.total[q] >= 21 or (counts > self.full).any():
-                continue
-            found[tuple(int(k) for k in counts)] = tuple(
-                (float(base.stand[q, up]) / norm, float(base.hit[q, up]) / norm)
-                for up in range(10)
-                # With a peek, a hand that leaves no card for a natural is certain of none.
-                for norm in (float(base.no_natural[q, up]) or 1.0 if self.peek else 1.0,)
-            )
-        return found
+        kept = (hands.cards >= 3) & (hands.total < 21) & (hands.counts <= self.full).all(axis=1)
+        norm = np.ones_like(base.stand[kept])
+        if self.peek:  # a hand that leaves no card for a natural is certain of none
+            no_natural = base.no_natural[kept]
+            norm = np.where(no_natural == 0, 1.0, no_natural)
+        evs = np.stack([base.stand[kept] / norm, base.hit[kept] / norm], axis=2)  # (hand, up, 2)
+        return {
+            tuple(counts): tuple(map(tuple, by_up))
+            for counts, by_up in zip(hands.counts[kept].tolist(), evs.tolist(), strict=True)
+        }
 
     # Splits ------------------------------------------------------------------------------
 

@@ -74,35 +74,39 @@ class DealerPaths:
 
 @lru_cache(maxsize=20)  # every key: ten up cards, soft 17 hit or not
 def dealer_paths(up: int, hits_soft_17: bool) -> DealerPaths:
-    """Enumerate the dealer's drawing sequences from ``up`` (points, ace = 1).
+    """Enumerate the dealer's drawing sequences from ``up`` (points, ace = 1), grouped
+    by the multiset drawn.
 
     >>> paths = dealer_paths(10, False)
     >>> int(paths.orderings[paths.outcome == NATURAL].sum())  # only the ace as hole card
     1
     """
-    found: dict[tuple[int, ...], list[int]] = {}
-    drawn = [0] * 10
-
-    def walk(hard: int, ace: bool, cards: int) -> None:
-        soft = ace and hard <= 11
-        total = hard + 10 if soft else hard
-        if cards == 1 and total == 21:
-            outcome = NATURAL
-        elif total > 21:
-            outcome = BUST
-        elif total > 17 or (total == 17 and not (hits_soft_17 and soft)):
-            outcome = total - 17
-        else:
-            for rank in RANK_POINTS:
-                drawn[rank - 1] += 1
-                walk(hard + rank, ace or rank == 1, cards + 1)
-                drawn[rank - 1] -= 1
-            return
-        key = tuple(drawn)
-        entry = found.setdefault(key, [outcome, 0])
-        entry[1] += 1
-
-    walk(up, up == 1, 0)
+    found: dict[tuple[int, ...], list[int]] = {}  # multiset → [outcome, orderings]
+    # The multisets drawn so far with the dealer still to draw, and in how many valid
+    # orders each is drawn: a card at a time, which merges the orders of one multiset.
+    drawing: dict[tuple[int, ...], int] = {(0,) * 10: 1}
+    cards = 0
+    while drawing:
+        cards += 1
+        following: dict[tuple[int, ...], int] = {}
+        for drawn, orderings in drawing.items():
+            before = up + sum(points * k for points, k in zip(RANK_POINTS, drawn, strict=True))
+            for rank, points in enumerate(RANK_POINTS):
+                hard = before + points
+                soft = (up == 1 or drawn[0] > 0 or points == 1) and hard <= 11
+                total = hard + 10 if soft else hard
+                more = (*drawn[:rank], drawn[rank] + 1, *drawn[rank + 1 :])
+                if cards == 1 and total == 21:
+                    outcome = NATURAL
+                elif total > 21:
+                    outcome = BUST
+                elif total > 17 or (total == 17 and not (hits_soft_17 and soft)):
+                    outcome = total - 17
+                else:
+                    following[more] = following.get(more, 0) + orderings
+                    continue
+                found.setdefault(more, [outcome, 0])[1] += orderings
+        drawing = following
     counts = np.array(list(found), dtype=np.int64)
     factors = _factor_rows(counts)
     order = np.argsort(-(factors >= 0).sum(axis=1), kind="stable")  # most factors first
@@ -123,12 +127,12 @@ def _factor_rows(counts: Ints) -> Ints:
     """Per multiset, the rows of `_factor_table` whose product is its probability: one
     per rank it holds (``ff(n_r, k_r)``), then its length's (``1 / ff(N, k)``); -1 pads."""
     offsets = np.concatenate([[0], np.cumsum(counts.max(axis=0))])  # (rank, k) at offset + k - 1
-    lengths = counts.sum(axis=1)
-    rows = np.full((len(counts), 11), -1, dtype=np.int64)
-    for m, hand in enumerate(counts.tolist()):
-        held = [int(offsets[rank]) + k - 1 for rank, k in enumerate(hand) if k]
-        rows[m, : len(held) + 1] = [*held, int(offsets[-1]) + int(lengths[m]) - 1]
-    return rows[:, : int((rows >= 0).sum(axis=1).max())]
+    length = offsets[-1] + counts.sum(axis=1) - 1
+    absent = length.max() + 1  # sorts after every row
+    rows = np.where(counts > 0, offsets[:-1] + counts - 1, absent)
+    rows = np.sort(np.concatenate([rows, length[:, None]], axis=1), axis=1)  # ranks, length
+    rows = rows[:, : int((rows < absent).sum(axis=1).max())]
+    return np.where(rows < absent, rows, -1)
 
 
 def dealer_distributions(paths: DealerPaths, shoes: Ints, *, block: int = BLOCK) -> Floats:
