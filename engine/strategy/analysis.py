@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Literal
 
 import numpy as np
@@ -81,6 +81,38 @@ _RETURNED_TO_NATURAL: dict[Settlement, tuple[float, float]] = {
 }
 
 
+class _Draws:
+    """What the next card does to some of a `HandSet`'s hands (``rows``), per up card: the
+    chance of each rank, and the value of busting summed over the ranks that bust (it does
+    not depend on how the hands are played, so it is summed once)."""
+
+    def __init__(self, analysis: Analysis, hands: HandSet, rows: Ints, out: Ints) -> None:
+        """``out`` (row, rank): the cards out of the full shoe for each row besides the up
+        card, the hand's own included."""
+        self.hands = hands
+        self.position = np.full(len(hands.counts), -1, dtype=np.int64)
+        self.position[rows] = np.arange(len(rows))
+        shoes = analysis.full[None, None, :] - out[:, None, :] - _UNIT[None]  # (row, up, rank)
+        totals = shoes.sum(axis=2)
+        valid = (shoes >= 0).all(axis=2) & (totals > 0)
+        self.chance = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
+        busts = (hands.after[rows] < 0)[:, None, :]
+        bust = np.where(busts, analysis.bust_values(shoes, totals), 0.0)
+        self.bust = np.asarray(np.einsum("gur,gur->gu", self.chance, bust))  # (row, up)
+
+    def value(self, group: Ints, values: Floats) -> Floats:
+        """(hand of ``group``, up card): Σ over the next card of its chance times the value
+        after it — the bust's, or ``values``' row of the hand it makes (`_padded`)."""
+        at = self.position[group]
+        after = values[self.hands.after[group]]  # (hand, rank, up); a bust reads zeros
+        return np.asarray(self.bust[at] + np.einsum("gur,gru->gu", self.chance[at], after))
+
+
+def _padded(values: Floats) -> Floats:
+    """``values`` (hand, up card) and a row of zeros after them, which a bust (-1) reads."""
+    return np.concatenate([values, np.zeros((1, values.shape[1]))])
+
+
 class _Batch:
     """EV tables (hand × up card) for one set of hands with one extra card removed."""
 
@@ -93,83 +125,61 @@ class _Batch:
     ) -> None:
         self.hands = hands
         self.extra = extra
-        rows = analysis.dealer_rows(hands.counts, extra)
-        dist = analysis.dealer[rows]  # (hand, up, outcome)
-        shoes = analysis.shoes_for(hands.counts, extra)  # (hand, up, rank)
-        totals = shoes.sum(axis=2)
-        valid = (shoes >= 0).all(axis=2) & (totals > 0)
-        self.draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
+        out = hands.counts if extra is None else hands.counts + _UNIT[extra]
+        dist = analysis.dealer[analysis.dealer_rows(out)]  # (hand, up, outcome)
+        self.draws = _Draws(analysis, hands, np.arange(len(out)), out)
         self.no_natural = dist[..., :NATURAL].sum(axis=2)
-        self.bust = analysis.bust_values(shoes, totals)  # (hand, up, rank)
-        self._dealer, self._rows = analysis.dealer, rows
-        self._settle(settlement, _stand(hands.total, dist, analysis.peek), dist[..., NATURAL])
+        self._natural = dist[..., NATURAL]
+        self._settle(settlement, _stand(hands.total, dist, analysis.peek))
 
-    def _settle(self, settlement: Settlement, unsettled_stand: Floats, natural: Floats) -> None:
+    def _settle(self, settlement: Settlement, unsettled_stand: Floats) -> None:
         """The values that depend on what a dealer natural takes; the rest is the shoe's."""
         self.settlement = settlement
         single, doubled = _RETURNED_TO_NATURAL[settlement]
-        self.doubled_stand = unsettled_stand + doubled * natural
-        self.stand = unsettled_stand + single * natural
-        self.hit, self.best = self._optimal()
-        self.double = self._double()
+        self.doubled_stand = unsettled_stand + doubled * self._natural
+        self.stand = unsettled_stand + single * self._natural
+        self.hit = self._optimal_hit()
+        everything = np.arange(len(self.hands.counts))
+        self.double = 2 * self.draws.value(everything, _padded(self.doubled_stand))
 
     def settled(self, settlement: Settlement) -> _Batch:
         """The same hands and shoes with a dealer natural settled otherwise.
 
-        The draw and bust tables (most of a batch's memory) are shared, not recomputed.
+        The draw tables (most of a batch's memory) are shared, not recomputed.
         """
-        natural = self._dealer[self._rows, :, NATURAL]
-        unsettled_stand = self.stand - _RETURNED_TO_NATURAL[self.settlement][0] * natural
+        unsettled_stand = self.stand - _RETURNED_TO_NATURAL[self.settlement][0] * self._natural
         twin = copy.copy(self)
-        twin._settle(settlement, unsettled_stand, natural)
+        twin._settle(settlement, unsettled_stand)
         return twin
 
-    def _optimal(self) -> tuple[Floats, Floats]:
+    def _optimal_hit(self) -> Floats:
+        """Hitting each hand, then playing on at best."""
         hands = self.hands
         hit = np.zeros_like(self.stand)
-        best = self.stand.copy()
+        best = _padded(self.stand)
         can_hit = hands.total < 21
         for group in _groups_by_hard_total(hands):
-            value = self._drawn_value(group, best)
+            value = self.draws.value(group, best)
             hit[group] = value
             best[group] = np.where(
                 can_hit[group, None], np.maximum(self.stand[group], value), best[group]
             )
-        return hit, best
-
-    def _drawn_value(self, group: npt.NDArray[np.int64], values: Floats) -> Floats:
-        return _drawn_value(self.hands, group, self.draw, self.bust, values)
-
-    def _double(self) -> Floats:
-        everything = np.arange(len(self.hands.counts))
-        return 2 * self._drawn_value(everything, self.doubled_stand)
+        return hit
 
     def policy(self, hits: npt.NDArray[np.bool_]) -> Floats:
         """Values of hands played on by a chart: ``hits`` (hand, up card) where it hits."""
         hands = self.hands
-        value = self.stand.copy()
+        value = _padded(self.stand)
         hits = hits & (hands.total < 21)[:, None]
         for group in _groups_by_hard_total(hands):
-            drawn = self._drawn_value(group, value)
+            drawn = self.draws.value(group, value)
             value[group] = np.where(hits[group], drawn, self.stand[group])
-        return value
+        return value[:-1]
 
     def policy_hit(self, policy_values: Floats) -> Floats:
         """The value of hitting each hand once, then playing on by the same chart."""
-        return self._drawn_value(np.arange(len(self.hands.counts)), policy_values)
-
-
-def _drawn_value(
-    hands: HandSet, group: npt.NDArray[np.int64], draw: Floats, bust: Floats, values: Floats
-) -> Floats:
-    """Σ over the next card of its probability times the value of the hand after it."""
-    after = hands.after[group]  # (g, rank)
-    following = np.where(
-        (after >= 0)[:, None, :],
-        values[np.maximum(after, 0)].transpose(0, 2, 1),  # (g, up, rank)
-        bust[group],
-    )
-    return np.asarray(np.einsum("gur,gur->gu", draw[group], following))
+        everything = np.arange(len(self.hands.counts))
+        return self.draws.value(everything, _padded(policy_values))
 
 
 #: A post-split hand's first decision, on its first two cards.
@@ -214,23 +224,28 @@ class _SplitPolicy:
                 reached[after[known]] |= moving[known]
         return ends
 
+    @cached_property
+    def hitting(self) -> Ints:
+        """The hands (of three cards or more) this strategy hits against some up card."""
+        return np.flatnonzero(self.hits.any(axis=1))
+
     def values(
         self,
         hands: HandSet,
         starts: npt.NDArray[np.int64],
-        draw: Floats,
-        bust: Floats,
+        draws: _Draws,
         stand: Floats,
         doubled_stand: Floats,
     ) -> Floats:
         """(second card, up card): the EV of a hand of a pair card and a second card played
-        by this strategy, from the shoe the tables describe."""
-        value = stand.copy()
-        for group in _groups_by_hard_total(hands):
-            drawn = _drawn_value(hands, group, draw, bust, value)
+        by this strategy, from the shoes ``draws`` describes (it needs only the starts and
+        the hands this strategy hits)."""
+        value = _padded(stand)
+        for group in _groups_by_hard_total(hands, self.hitting):
+            drawn = draws.value(group, value)
             value[group] = np.where(self.hits[group], drawn, stand[group])
-        hit = _drawn_value(hands, starts, draw, bust, value)
-        double = 2 * _drawn_value(hands, starts, draw, bust, doubled_stand)
+        hit = draws.value(starts, value)
+        double = 2 * draws.value(starts, _padded(doubled_stand))
         return np.choose(self.start, [stand[starts], hit, double])
 
 
@@ -244,9 +259,12 @@ def _starts(rank: int) -> Ints:
     return np.array([hands.index[_pair_with(rank, second)] for second in range(10)])
 
 
-def _groups_by_hard_total(hands: HandSet) -> list[npt.NDArray[np.int64]]:
-    """Index groups of equal hard total, highest first (successors always come earlier)."""
-    return [np.flatnonzero(hands.hard == hard) for hard in range(21, 0, -1)]
+def _groups_by_hard_total(hands: HandSet, rows: Ints | None = None) -> list[Ints]:
+    """Index groups of equal hard total, highest first (successors always come earlier):
+    of every hand, or of ``rows`` only."""
+    if rows is None:
+        return [np.flatnonzero(hands.hard == hard) for hard in range(21, 0, -1)]
+    return [rows[hands.hard[rows] == hard] for hard in range(21, 0, -1)]
 
 
 class _Rows:
@@ -336,10 +354,8 @@ class Analysis:
             table[:, up, :] = dealer_distributions(paths, shoes)
         return table
 
-    def dealer_rows(self, hands: Ints, extra: int | None) -> Ints:
-        removals = hands.copy()
-        if extra is not None:
-            removals[:, extra] += 1
+    def dealer_rows(self, removals: Ints) -> Ints:
+        """The table's row of each removal (rank counts out of the shoe)."""
         return self._rows.find(count_keys(removals))
 
     def dealer_for(self, removals: Ints, ups: Ints) -> Floats:
@@ -375,13 +391,6 @@ class Analysis:
             at = rows.find(keys)
         assert table is not None
         return table[at]
-
-    def shoes_for(self, hands: npt.NDArray[np.int64], extra: int | None) -> npt.NDArray[np.int64]:
-        """The shoe left for each hand and up card: (hand, up, rank) counts."""
-        shoes = self.full[None, None, :] - hands[:, None, :] - np.eye(10, dtype=np.int64)[None]
-        if extra is not None:
-            shoes[..., extra] -= 1
-        return shoes
 
     def bust_values(self, shoes: npt.NDArray[np.int64], totals: npt.NDArray[np.int64]) -> Floats:
         """The value of busting after drawing each rank: -1, or with a peek -P(no natural)."""
@@ -689,61 +698,54 @@ class Analysis:
             self.full[None, :] - np.eye(10, dtype=np.int64) - (2 + extra) * _UNIT[rank], 0
         )
         start_draw = start_shoe / np.maximum(start_shoe.sum(axis=1, keepdims=True), 1)
-        tables = self._split_level_tables(rank, stands, batches, extra)
+        tables = self._split_level_tables(rank, jobs, stands, batches, extra)
         found = []
         for policy, settlement in jobs:
-            draw, bust, stand, doubled_stand = tables(settlement)
-            value = policy.values(hands, starts, draw, bust, stand, doubled_stand)
+            draws, stand, doubled_stand = tables(settlement)
+            value = policy.values(hands, starts, draws, stand, doubled_stand)
             found.append((np.einsum("us,su->u", start_draw, value), value[rank]))  # (up,)
         return found
 
     def _split_level_tables(
         self,
         rank: int,
+        jobs: list[tuple[_SplitPolicy, Settlement]],
         stands: npt.NDArray[np.bool_],
         batches: dict[Settlement, _Batch],
         extra: int,
-    ) -> Callable[[Settlement], tuple[Floats, Floats, Floats, Floats]]:
-        """The draw, bust, stand and doubled-stand tables (hand, up card, …) of the hands
-        holding a pair card with the other and ``extra`` more out, by settlement. With no
-        extra they are the split batches' own; else stand values are worked out only where
-        ``stands``."""
+    ) -> Callable[[Settlement], tuple[_Draws, Floats, Floats]]:
+        """The draws, stand and doubled-stand values (hand, up card) of the hands holding a
+        pair card with the other and ``extra`` more out, by settlement. With no extra they
+        are the split batches' own; else the draws are worked out only for the jobs' starts
+        and the hands they hit, the stand values only where ``stands``."""
         if extra == 0 and batches:
 
-            def batch_tables(settlement: Settlement) -> tuple[Floats, Floats, Floats, Floats]:
+            def batch_tables(settlement: Settlement) -> tuple[_Draws, Floats, Floats]:
                 batch = batches[settlement]
-                return batch.draw, batch.bust, batch.stand, batch.doubled_stand
+                return batch.draws, batch.stand, batch.doubled_stand
 
             return batch_tables
         hands = hands_containing(rank)
-        dist = self._split_dealer(hands.counts, rank, stands, extra)
-        out = hands.counts.copy()
-        out[:, rank] += 1 + extra  # the other pair cards too
-        shoes = self.full[None, None, :] - out[:, None, :] - np.eye(10, dtype=np.int64)[None]
-        totals = shoes.sum(axis=2)
-        valid = (shoes >= 0).all(axis=2) & (totals > 0)
-        draw = np.where(valid[..., None], shoes / np.maximum(totals, 1)[..., None], 0.0)
-        bust = self.bust_values(shoes, totals)
+        out = hands.counts + (1 + extra) * _UNIT[rank]  # the other pair cards too
+        moving = np.union1d(_starts(rank), np.concatenate([job.hitting for job, _ in jobs]))
+        draws = _Draws(self, hands, moving, out[moving])
+        dist = self._split_dealer(out, stands)
         unsettled = _stand(hands.total, dist, self.peek)
         natural = dist[..., NATURAL]
-        del dist, shoes, valid
+        del dist
 
-        def level_tables(settlement: Settlement) -> tuple[Floats, Floats, Floats, Floats]:
+        def level_tables(settlement: Settlement) -> tuple[_Draws, Floats, Floats]:
             single, doubled = _RETURNED_TO_NATURAL[settlement]
-            return draw, bust, unsettled + single * natural, unsettled + doubled * natural
+            return draws, unsettled + single * natural, unsettled + doubled * natural
 
         return level_tables
 
-    def _split_dealer(
-        self, counts: Ints, rank: int, stands: npt.NDArray[np.bool_], extra: int
-    ) -> Floats:
-        """Dealer probabilities (hand, up card, outcome) where ``stands``, with the other
-        pair card and ``extra`` more out of the shoe; elsewhere zeros."""
+    def _split_dealer(self, out: Ints, stands: npt.NDArray[np.bool_]) -> Floats:
+        """Dealer probabilities (hand, up card, outcome) with the cards ``out`` (hand, rank)
+        out of the shoe, where ``stands``; elsewhere zeros."""
         hand, up = np.nonzero(stands)
-        dist = np.zeros((len(counts), 10, len(OUTCOMES)))
-        removals = counts[hand]
-        removals[:, rank] += 1 + extra
-        dist[hand, up] = self.dealer_for(removals, up)
+        dist = np.zeros((len(out), 10, len(OUTCOMES)))
+        dist[hand, up] = self.dealer_for(out[hand], up)
         return dist
 
     # Charts and the edge ------------------------------------------------------------------
