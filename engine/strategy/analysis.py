@@ -206,22 +206,19 @@ class _SplitPolicy:
     def stands_needed(self, hands: HandSet, starts: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """(hand, up card): where this strategy can end standing, doubled or not — the only
         hands whose dealer probabilities its EVs need."""
-        reached = np.zeros_like(self.hits)
+        # Hands the strategy moves on from (hitting), or doubles on; each padded with a row
+        # that a missing smaller hand (-1) reads.
+        moving = np.zeros((len(hands.counts) + 1, 10), dtype=np.bool_)
+        doubling = np.zeros_like(moving)
+        moving[starts] = self.start == _HIT
+        doubling[starts] = self.start == _DOUBLE
         ends = np.zeros_like(self.hits)
-        for second, q in enumerate(starts):
-            ends[q] |= self.start[second] == _STAND
-            for card in range(10):
-                after = hands.after[q, card]
-                if after >= 0:
-                    reached[after] |= self.start[second] == _HIT
-                    ends[after] |= self.start[second] == _DOUBLE
+        ends[starts] = self.start == _STAND
         for group in reversed(_groups_by_hard_total(hands)):  # lowest first
-            moving = reached[group] & self.hits[group]
-            ends[group] |= reached[group] & ~self.hits[group]
-            for card in range(10):
-                after = hands.after[group, card]
-                known = after >= 0
-                reached[after[known]] |= moving[known]
+            before = hands.before[group]  # (hand, rank): the hand it was a card ago
+            reached = moving[before].any(axis=1)
+            ends[group] |= doubling[before].any(axis=1) | (reached & ~self.hits[group])
+            moving[group] |= reached & self.hits[group]
         return ends
 
     @cached_property
@@ -263,7 +260,7 @@ def _groups_by_hard_total(hands: HandSet, rows: Ints | None = None) -> list[Ints
     """Index groups of equal hard total, highest first (successors always come earlier):
     of every hand, or of ``rows`` only."""
     if rows is None:
-        return [np.flatnonzero(hands.hard == hard) for hard in range(21, 0, -1)]
+        return hands.by_hard_total
     return [rows[hands.hard[rows] == hard] for hard in range(21, 0, -1)]
 
 

@@ -18,8 +18,10 @@ class HandSet:
     """Hands (multisets of ranks, hard total at most 21) closed under drawing a card.
 
     ``after[q, r]`` is the index of hand ``q`` plus a card of rank ``r`` (0 = ace), or -1
-    when that card busts it. Hands are ordered by hard total, highest first, so a pass in
-    index order meets every successor before the hand itself.
+    when that card busts it; ``before[q, r]`` the index of hand ``q`` less a card of rank
+    ``r``, or -1 when it holds none or the set lacks the smaller hand. Hands are ordered by
+    hard total, highest first, so a pass in index order meets every successor before the
+    hand itself.
     """
 
     counts: Ints
@@ -27,6 +29,7 @@ class HandSet:
     has_ace: npt.NDArray[np.bool_]
     cards: Ints
     after: Ints
+    before: Ints
     index: dict[tuple[int, ...], int]
 
     @cached_property
@@ -38,6 +41,11 @@ class HandSet:
     @cached_property
     def soft(self) -> npt.NDArray[np.bool_]:
         return np.asarray(self.has_ace & (self.hard <= 11))
+
+    @cached_property
+    def by_hard_total(self) -> list[Ints]:
+        """Index groups of equal hard total, highest first (successors come earlier)."""
+        return [np.flatnonzero(self.hard == hard) for hard in range(21, 0, -1)]
 
 
 @lru_cache(maxsize=11)  # every key: each rank, or None
@@ -83,9 +91,14 @@ def _hand_set(array: Ints) -> HandSet:
     """The hands of ``array`` (rank counts, highest hard total first) and their successors."""
     keys = count_keys(array)
     order = np.argsort(keys)
-    bigger = keys[:, None] + _PLACES[None, :]  # (hand, rank): the hand with a card more
-    at = np.minimum(np.searchsorted(keys[order], bigger), len(keys) - 1)
-    after = np.where(keys[order][at] == bigger, order[at], -1)
+    in_order = keys[order]
+
+    def found(wanted: Ints) -> Ints:
+        at = np.minimum(np.searchsorted(in_order, wanted), len(keys) - 1)
+        return np.where(in_order[at] == wanted, order[at], -1)
+
+    after = found(keys[:, None] + _PLACES[None, :])  # (hand, rank): the hand with a card more
+    before = np.where(array > 0, found(keys[:, None] - _PLACES[None, :]), -1)
     hard = array @ np.arange(1, 11)
     return HandSet(
         counts=array,
@@ -93,5 +106,6 @@ def _hand_set(array: Ints) -> HandSet:
         has_ace=array[:, 0] > 0,
         cards=array.sum(axis=1),
         after=after,
+        before=before,
         index={hand: i for i, hand in enumerate(map(tuple, array.tolist()))},
     )
