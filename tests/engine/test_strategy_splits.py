@@ -50,7 +50,7 @@ class BruteForce:
         shoe[pair] -= 2
         self.start: Shoe = tuple(shoe)
         self.paths = dealer_paths(up + 1, rules.dealer_hits_soft_17)
-        self.dealer: dict[Shoe, np.ndarray] = {}
+        self.dealer: dict[Shoe, tuple[list[float], list[float]]] = {}
         aces = pair == 0
         self.limit = rules.max_hands if not aces or rules.resplit_aces else 2
         self.one_card = aces and not rules.hit_split_aces
@@ -58,16 +58,20 @@ class BruteForce:
     # The dealer -------------------------------------------------------------------------
 
     def fetch(self, shoes: set[Shoe]) -> None:
-        """Dealer probabilities for many shoes in one go."""
-        new = sorted(shoes - self.dealer.keys())
+        """Dealer probabilities for many shoes in one go, and for each total a player may
+        stand on, the chance the dealer ends below it or busts less the chance above."""
+        new = sorted(shoe for shoe in shoes if shoe not in self.dealer)
         if new:
             table = dealer_distributions(self.paths, np.array(new))
-            self.dealer.update(zip(new, table, strict=True))
+            above = np.sign(np.arange(22)[None, :] - np.arange(17, 22)[:, None])  # (dealer, us)
+            versus = table[:, :BUST] @ above + table[:, [BUST]]
+            found = zip(table.tolist(), versus.tolist(), strict=True)
+            self.dealer.update(zip(new, found, strict=True))
 
     def payoff(self, finished: Finished, shoe: Shoe) -> float:
         """A finished hand's expected payoff against the dealer drawing from ``shoe``."""
         total, stake, first = finished
-        dist = self.dealer[shoe]
+        dist, versus = self.dealer[shoe]
         if self.rules.dealer_peeks:
             natural = 0.0  # left out: the peek's no-natural condition
         elif not self.rules.original_bets_only or total == 0:
@@ -76,8 +80,7 @@ class BruteForce:
             natural = -1.0 if first else 0.0
         if total == 0:
             return -stake * (1 - dist[NATURAL]) + natural * dist[NATURAL]
-        versus = sum(dist[i] * np.sign(total - (17 + i)) for i in range(BUST))
-        return stake * (versus + dist[BUST]) + natural * dist[NATURAL]
+        return stake * versus[total] + natural * dist[NATURAL]
 
     # The strategy -----------------------------------------------------------------------
 
@@ -170,7 +173,7 @@ class BruteForce:
         """The split's EV: every card dealt in order, then the dealer for each end."""
         self.prepare_strategy()
         ends: set[Shoe] = set()
-        self.deal(lambda shoe, _: ends.add(shoe) or 0.0)  # the shoes the dealer may meet
+        self.deal(lambda shoe, _: ends.add(shoe) or 0.0, keep=False)  # shoes the dealer meets
         self.fetch(ends)
         ev = self.deal(lambda shoe, done: sum(self.payoff(finished, shoe) for finished in done))
         if self.rules.dealer_peeks:
@@ -179,13 +182,17 @@ class BruteForce:
                 ev /= 1 - self.start[natural_rank] / sum(self.start)
         return ev
 
-    def deal(self, settle: Callable[[Shoe, tuple[Finished, ...]], float]) -> float:
+    def deal(
+        self, settle: Callable[[Shoe, tuple[Finished, ...]], float], *, keep: bool = True
+    ) -> float:
         """The expected ``settle(shoe left, finished hands)`` over every way the round goes.
 
         The hands waiting hold a pair card each; the next one gets its second card (a pair
         card splits off to a new hand, which waits its turn, while the seat holds fewer
         than ``limit``) and is played to the end, then the next. A state the deal reaches
-        by several orders of the same cards is worked out once.
+        by several orders of the same cards is worked out once. Without ``keep`` the
+        finished hands are forgotten but for whether the first has finished (all the play
+        depends on), which merges far more states: enough to find the shoes left.
         """
         first_only = self.rules.original_bets_only
 
@@ -215,9 +222,8 @@ class BruteForce:
             action = self.play(hand, first or not first_only)  # later hands' own, under OBO
 
             def finish(shoe: Shoe, total: int, stake: int) -> float:
-                return serve(
-                    shoe, waiting - 1, hands, tuple(sorted((*done, (total, stake, first))))
-                )
+                ended = tuple(sorted((*done, (total, stake, first)))) if keep else ((0, 0, False),)
+                return serve(shoe, waiting - 1, hands, ended)
 
             if action == "stand":
                 return finish(shoe, total_of(hand), 1)
