@@ -24,9 +24,11 @@ from functools import cache
 import numpy as np
 import pytest
 
-from engine import AMERICAN, EUROPEAN, Rules
+from engine import AMERICAN, EUROPEAN, NORMAL_CHART, Rules
+from engine.chart_vocabulary import Chart, resolve, up_column
 from engine.strategy.analysis import Analysis
 from engine.strategy.dealer import BUST, NATURAL, dealer_distributions, dealer_paths
+from engine.values import Action
 
 Shoe = tuple[int, ...]
 #: A finished hand: (total, or 0 if it busted; units staked; whether it is the seat's first).
@@ -306,3 +308,48 @@ def test_split_evs_are_exact_against_dealing_every_card(rules, pair, up):
     assert analysed(rules, pair, up) == pytest.approx(
         BruteForce(rules, pair, up).split_ev(), abs=1e-9
     )
+
+
+class ChartBruteForce(BruteForce):
+    """The same deal, every hand after the split played by ``chart`` as a player reads it:
+    on two cards by the code of its total's row (a pair not split again plays its total;
+    no row: hit under 17), after that hitting where the row's code hits."""
+
+    def __init__(self, rules: Rules, pair: int, up: int, chart: Chart) -> None:
+        super().__init__(rules, pair, up)
+        self.chart = chart
+
+    def prepare_strategy(self) -> None:
+        """A chart needs no EVs to decide."""
+
+    def play(self, hand: tuple[int, ...], first: bool) -> str:
+        if self.one_card and len(hand) == 2:
+            return "stand"
+        total = total_of(hand)
+        soft = 0 in hand and sum(rank + 1 for rank in hand) <= 11
+        row = self.chart.get(f"{'soft' if soft else 'hard'} {total}")
+        code = row[up_column(self.up + 1)] if row else ("H" if total < 17 else "S")
+        double = len(hand) == 2 and self.may_double(hand)
+        allowed = {Action.DOUBLE} if double else set()
+        return resolve(code, allowed=allowed, double_after_split=self.rules.double_after_split)
+
+
+CHART_CASES = {
+    "10,10 v 6, 1 deck, re-split to 4": (ONE_DECK, 9, 5),
+    "4,4 v 5, 1 deck, split once": (ONE_DECK.replace(max_hands=2), 3, 4),
+    "8,8 v 10, 1 deck, peek, split once": (ONE_DECK_PEEK.replace(max_hands=2), 7, 9),
+    "A,A v 6, 1 deck, hit split aces": (ONE_DECK.replace(max_hands=2, hit_split_aces=True), 0, 5),
+}
+
+
+@pytest.mark.parametrize(("rules", "pair", "up"), CHART_CASES.values(), ids=CHART_CASES.keys())
+def test_split_evs_by_a_chart_are_exact_against_dealing_every_card(rules, pair, up):
+    # The chart's edge splits with its own play after the split, not the best one.
+    analysis = analysis_of(rules)
+    q = analysis.base.hands.index[tuple(2 * (rank == pair) for rank in range(10))]
+    norm = float(analysis.base.no_natural[q, up]) if rules.dealer_peeks else 1.0
+    by_chart = analysis.split_ev(pair, up, NORMAL_CHART) / norm
+    assert by_chart == pytest.approx(
+        ChartBruteForce(rules, pair, up, NORMAL_CHART).split_ev(), abs=1e-9
+    )
+    assert abs(by_chart - analysed(rules, pair, up)) > 1e-6  # the two plays differ here
