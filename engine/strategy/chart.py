@@ -67,12 +67,19 @@ def deal_probability(analysis: Analysis, counts: tuple[int, ...] | list[int], up
 
 def build_chart(analysis: Analysis) -> dict[str, dict[str, str]]:
     """The hard-tier chart of the analysed rules: row → up card → code."""
-    chart: dict[str, dict[str, str]] = {}
     splits = analysis.rules.max_hands >= 2
+    chart = {
+        row: {up_key(up): _cell(analysis, row, up, splits) for up in range(10)}
+        for row in ROWS
+        if not row.startswith("pair ")
+    }
+    if splits:
+        # The chart's edge plays split hands by these rows: their split EVs are worked out
+        # with the best play's, which the pair rows need, and share every table with them.
+        analysis.work_out_splits(None, chart)
     for row in ROWS:
-        chart[row] = {}
-        for up in range(10):
-            chart[row][up_key(up)] = _cell(analysis, row, up, splits)
+        if row.startswith("pair "):
+            chart[row] = {up_key(up): _cell(analysis, row, up, splits) for up in range(10)}
     return chart
 
 

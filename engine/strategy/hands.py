@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["HandSet", "hands_containing"]
+__all__ = ["HandSet", "count_keys", "hands_containing"]
 
 Ints = npt.NDArray[np.int64]
 
@@ -18,8 +18,10 @@ class HandSet:
     """Hands (multisets of ranks, hard total at most 21) closed under drawing a card.
 
     ``after[q, r]`` is the index of hand ``q`` plus a card of rank ``r`` (0 = ace), or -1
-    when that card busts it. Hands are ordered by hard total, highest first, so a pass in
-    index order meets every successor before the hand itself.
+    when that card busts it; ``before[q, r]`` the index of hand ``q`` less a card of rank
+    ``r``, or -1 when it holds none or the set lacks the smaller hand. Hands are ordered by
+    hard total, highest first, so a pass in index order meets every successor before the
+    hand itself.
     """
 
     counts: Ints
@@ -27,17 +29,23 @@ class HandSet:
     has_ace: npt.NDArray[np.bool_]
     cards: Ints
     after: Ints
+    before: Ints
     index: dict[tuple[int, ...], int]
 
-    @property
+    @cached_property
     def total(self) -> Ints:
         """Best total: an ace counts 11 unless that busts the hand."""
         soft = self.has_ace & (self.hard <= 11)
         return np.asarray(self.hard + 10 * soft, dtype=np.int64)
 
-    @property
+    @cached_property
     def soft(self) -> npt.NDArray[np.bool_]:
         return np.asarray(self.has_ace & (self.hard <= 11))
+
+    @cached_property
+    def by_hard_total(self) -> list[Ints]:
+        """Index groups of equal hard total, highest first (successors come earlier)."""
+        return [np.flatnonzero(self.hard == hard) for hard in range(21, 0, -1)]
 
 
 @lru_cache(maxsize=11)  # every key: each rank, or None
@@ -47,12 +55,15 @@ def hands_containing(rank: int | None) -> HandSet:
     >>> len(hands_containing(None).counts), len(hands_containing(9).counts)
     (3082, 194)
     """
+    if rank is not None:
+        every = hands_containing(None).counts
+        return _hand_set(every[every[:, rank] > 0])  # still highest hard total first
     found: list[tuple[int, ...]] = []
     counts = [0] * 10
 
     def walk(position: int, budget: int) -> None:
         if position < 0:
-            if sum(counts) and (rank is None or counts[rank]):
+            if sum(counts):
                 found.append(tuple(counts))
             return
         points = position + 1
@@ -63,14 +74,31 @@ def hands_containing(rank: int | None) -> HandSet:
 
     walk(9, 21)
     found.sort(key=lambda hand: -sum((r + 1) * k for r, k in enumerate(hand)))
-    index = {hand: i for i, hand in enumerate(found)}
-    array = np.array(found, dtype=np.int64)
-    after = np.full((len(found), 10), -1, dtype=np.int64)
-    for i, hand in enumerate(found):
-        for r in range(10):
-            bigger = list(hand)
-            bigger[r] += 1
-            after[i, r] = index.get(tuple(bigger), -1)
+    return _hand_set(np.array(found, dtype=np.int64))
+
+
+#: More than any rank count the analysis meets: 21 aces, or a hand's pair cards and 5 more.
+_RADIX = 32
+_PLACES = _RADIX ** np.arange(10, dtype=np.int64)
+
+
+def count_keys(counts: Ints) -> Ints:
+    """One integer per row of rank counts (each below 32), to look many rows up at once."""
+    return np.asarray(counts @ _PLACES, dtype=np.int64)
+
+
+def _hand_set(array: Ints) -> HandSet:
+    """The hands of ``array`` (rank counts, highest hard total first) and their successors."""
+    keys = count_keys(array)
+    order = np.argsort(keys)
+    in_order = keys[order]
+
+    def found(wanted: Ints) -> Ints:
+        at = np.minimum(np.searchsorted(in_order, wanted), len(keys) - 1)
+        return np.where(in_order[at] == wanted, order[at], -1)
+
+    after = found(keys[:, None] + _PLACES[None, :])  # (hand, rank): the hand with a card more
+    before = np.where(array > 0, found(keys[:, None] - _PLACES[None, :]), -1)
     hard = array @ np.arange(1, 11)
     return HandSet(
         counts=array,
@@ -78,5 +106,6 @@ def hands_containing(rank: int | None) -> HandSet:
         has_ace=array[:, 0] > 0,
         cards=array.sum(axis=1),
         after=after,
-        index=index,
+        before=before,
+        index={hand: i for i, hand in enumerate(map(tuple, array.tolist()))},
     )

@@ -11,13 +11,13 @@ import pytest
 from engine import AMERICAN
 from engine.strategy import compute_strategy
 from engine.strategy.dealer import (
-    _log_falling_factorials_table,
+    _falling_factorials_table,
     dealer_distributions,
     dealer_paths,
 )
 from engine.strategy.hands import hands_containing
 
-CACHES = [dealer_paths, hands_containing, _log_falling_factorials_table]
+CACHES = [dealer_paths, hands_containing, _falling_factorials_table]
 
 #: The costliest rules allowed: one deck (the most distinct shoes), every split option on.
 WORST = AMERICAN.replace(
@@ -37,7 +37,7 @@ def test_every_analysis_cache_has_a_size_bound(cached):
 
 
 def test_the_caches_stay_within_their_bounds_over_every_allowed_deck_count():
-    _log_falling_factorials_table.cache_clear()
+    _falling_factorials_table.cache_clear()
     for decks in range(1, 9):
         full = np.array([[4 * decks] * 9 + [16 * decks]])
         for up in range(1, 11):
@@ -48,8 +48,8 @@ def test_the_caches_stay_within_their_bounds_over_every_allowed_deck_count():
     for cached in CACHES:
         info = cached.cache_info()
         assert info.currsize <= info.maxsize
-    # One table of log falling factorials serves many shoe sizes, so a few cover them all.
-    assert _log_falling_factorials_table.cache_info().currsize <= 4
+    # One table of falling factorials serves many shoe sizes, so a few cover them all.
+    assert _falling_factorials_table.cache_info().currsize <= 4
 
 
 @pytest.mark.parametrize("block", [1, 7, 512])
