@@ -9,6 +9,7 @@ import pytest
 
 from engine.__main__ import main
 from engine.errors import RulesError
+from engine.shoe import Shoe
 from engine.strategy import store, strategy_for
 
 
@@ -290,3 +291,16 @@ def test_a_count_of_one_is_allowed():
         json.loads(run("simulate", "--tier", "easy", "--rounds", "1", "--seed", "1"))["rounds"] == 1
     )
     assert "1 a round" in run("play", "--bet", "1", stdin="")
+
+
+def test_play_without_a_seed_shuffles_with_the_operating_systems_generator(monkeypatch):
+    given = []
+    for_rules = Shoe.for_rules
+
+    def recorded(rules, rng=None):
+        given.append(rng)
+        return for_rules(rules, rng)
+
+    monkeypatch.setattr(Shoe, "for_rules", recorded)
+    run("play", stdin="")
+    assert given == [None]  # the shoe's default: the operating system's CSPRNG

@@ -271,7 +271,7 @@ def test_a_fraction_range_admits_its_bounds_only_and_says_so():
     pays = rules_module._fraction(Fraction(1), Fraction(2), "what a natural pays")
     assert (pays.about, pays.describe()) == ("what a natural pays", "a fraction from 1 to 2")
     assert pays.admit("blackjack_pays", 2) == Fraction(2)
-    assert pays.admit("blackjack_pays", Fraction(6, 5)) == Fraction(6, 5)
+    assert pays.admit("blackjack_pays", pays.parse("blackjack_pays", " 6/5 ")) == Fraction(6, 5)
     with pytest.raises(RulesError, match="^blackjack_pays must be a fraction from 1 to 2$"):
         pays.admit("blackjack_pays", Fraction(5, 2))
 
