@@ -127,9 +127,9 @@ if _POSTGRESQL:
     # Each statement sent with its parameters bound server-side, and prepared once a
     # connection has run it 5 times (psycopg's default): the pool's connections last, so
     # the server parses and plans the drill answer's statements once per connection, not
-    # once per request (PostgreSQL's share of SQLite's answer rate: 0.62 -> 0.87, median of
-    # 3, docs/performance.md). A transaction-mode PgBouncer before 1.21 cannot keep
-    # prepared statements: DJANGO_DB_PREPARED=0 there.
+    # once per request: 40% less server CPU per answer (docs/performance.md). A
+    # transaction-mode PgBouncer before 1.21 cannot keep prepared statements:
+    # DJANGO_DB_PREPARED=0 there.
     if env_bool("DJANGO_DB_PREPARED", True):
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=5
