@@ -52,6 +52,7 @@ from engine.table import (
     Table,
     bot_owner,
 )
+from tests.engine.unseen_cards import with_unseen_cards_replaced
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
     Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER,
@@ -1010,23 +1011,6 @@ def test_the_hole_card_is_never_shown_while_the_player_decides(
 
 
 # What a player may see: the public view -------------------------------------------------
-
-
-def with_unseen_cards_replaced(table: Table, data: st.DataObject) -> Table:
-    """The same table with every card no player has seen replaced by any card at all: the
-    shoe's cards not yet dealt and, while it is face down, the hole card."""
-    state = table.to_json()
-    shoe = state["round"]["shoe"] if "round" in state else state["shoe"]
-    undealt = len(shoe["cards"]) - shoe["position"]
-    codes = st.integers(0, len(CARDS) - 1)
-    if undealt:
-        shoe["cards"][shoe["position"] :] = data.draw(
-            st.lists(codes, min_size=undealt, max_size=undealt), label="other undealt cards"
-        )
-    rnd = table.round
-    if rnd is not None and not any(isinstance(e, HoleCardRevealed) for e in rnd.history()):
-        state["round"]["dealer"][1] = data.draw(codes, label="other hole card")
-    return Table.from_json(state)
 
 
 def reachable(value: object) -> Iterator[object]:

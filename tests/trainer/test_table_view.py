@@ -10,10 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.bots import BOTS
-from engine.cards import CARDS
-from engine.events import HoleCardRevealed
 from engine.rules import EUROPEAN
 from engine.table import PLAYER, BotSeat, PublicTable, Table
+from tests.engine.unseen_cards import with_unseen_cards_replaced
 from trainer.models import PracticeSession
 from trainer.selectors import TableOnShow
 from trainer.table_view import TableView
@@ -24,22 +23,6 @@ PROPERTY = settings(
     database=None,  # nothing written to the working tree
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
-
-def with_unseen_cards_replaced(table: Table, data: st.DataObject) -> Table:
-    """The same table with every card no player has seen replaced by any card at all: the
-    shoe's cards not yet dealt and, while it is face down, the hole card."""
-    state = table.to_json()
-    shoe = state["round"]["shoe"] if "round" in state else state["shoe"]
-    undealt = len(shoe["cards"]) - shoe["position"]
-    codes = st.integers(0, len(CARDS) - 1)
-    shoe["cards"][shoe["position"] :] = data.draw(
-        st.lists(codes, min_size=undealt, max_size=undealt), label="other undealt cards"
-    )
-    rnd = table.round
-    if rnd is not None and not any(isinstance(e, HoleCardRevealed) for e in rnd.history()):
-        state["round"]["dealer"][1] = data.draw(codes, label="other hole card")
-    return Table.from_json(state)
 
 
 def page(table: PublicTable) -> tuple[TableView, str]:
