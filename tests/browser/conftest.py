@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,28 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 # These machines are shared: give a busy server more than the default 5 s to answer.
 expect.set_options(timeout=10_000)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def presets_worked_out() -> Callable[[], None]:
+    """Work out the presets' analyses before the first page asks for one; the fixture's
+    value does it again, for a test that empties `strategy_for`'s cache.
+
+    The live server runs in the test process, so it finds them in `strategy_for`'s own
+    cache: without this the first chart or drill page waits for a cold analysis, which on
+    a loaded machine outlasts a navigation's timeout. The engine's folder store keeps them
+    between runs, as the command line does.
+    """
+    from engine.rules import PRESETS
+    from engine.strategy import store, strategy_for
+
+    def work_out() -> None:
+        with store.store_used(store.DirectoryStore()):
+            for rules in PRESETS.values():
+                strategy_for(rules)
+
+    work_out()
+    return work_out
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from unittest import mock
 
 import pytest
@@ -37,15 +37,17 @@ class HeldJobs:
 
 
 @pytest.fixture
-def held_jobs() -> Iterator[HeldJobs]:
+def held_jobs(presets_worked_out: Callable[[], None]) -> Iterator[HeldJobs]:
     jobs = HeldJobs()
-    strategy_for.cache_clear()  # nothing worked out in this process before
+    strategy_for.cache_clear()  # the player's rules not worked out in this process before
+    presets_worked_out()
     with mock.patch.object(analyses, "launch", side_effect=jobs.launch):
         yield jobs
     jobs.go.set()
     for thread in jobs.threads:
         thread.join(timeout=60)
     strategy_for.cache_clear()
+    presets_worked_out()
 
 
 @pytest.mark.browser
