@@ -1,9 +1,13 @@
-"""What the trainer stores: drills and their answers, practice sessions and their rounds."""
+"""What the trainer stores: drills and their answers, practice sessions, their rounds and
+the bets settled in them."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from engine.values import StakeKind
 
 
 class PlayerRecord(models.Model):
@@ -177,6 +181,43 @@ class PracticeRound(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.number} of practice {self.session_id}"
+
+
+class Bet(PlayerRecord):
+    """One of a player's stakes once settled — a hand of the seat bet, insurance, a pair
+    bet or a bet behind — as the round's settlement recorded it: the bet history."""
+
+    class Kind(models.TextChoices):
+        HAND = StakeKind.HAND.value, _("Seat bet")
+        BEHIND = StakeKind.BEHIND.value, _("Bet behind")
+        INSURANCE = StakeKind.INSURANCE.value, _("Insurance")
+        PAIR = StakeKind.PAIR.value, _("Pair bet")
+
+    practice_round = models.ForeignKey(PracticeRound, on_delete=models.CASCADE, related_name="bets")
+    seat = models.PositiveSmallIntegerField()
+    #: Which of the seat's hands (0 first, more after a split); None for a side stake.
+    hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    #: The engine's `Result` (win, blackjack, push, lose, bust, surrender, void, a pair's kind).
+    result = models.CharField(max_length=16)
+    staked = models.PositiveIntegerField()
+    returned = models.PositiveIntegerField()
+    settled_at = models.DateTimeField()
+
+    class Meta(PlayerRecord.Meta):
+        indexes = [
+            models.Index(fields=["user", "-settled_at", "-id"]),
+            models.Index(fields=["guest_token", "-settled_at", "-id"]),
+        ]
+        ordering = ["-settled_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} bet of {self.staked} on seat {self.seat}: {self.result}"
+
+    @property
+    def net(self) -> int:
+        """Chips won (positive) or lost."""
+        return self.returned - self.staked
 
 
 class StoredAnalysis(models.Model):

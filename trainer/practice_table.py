@@ -17,7 +17,7 @@ which cannot hold the shoe or the hole card.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,12 +28,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.errors import IllegalActionError
+from engine.events import Event, StakeSettled
 from engine.grading import Grade, grade_decision
 from engine.round import Phase
 from engine.round_codec import history_to_json
 from engine.table import PLAYER, PublicTable, Table
 from engine.view import PlayerView
-from trainer.models import Drill, PracticeRound, PracticeSession
+from trainer.models import Bet, Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
 
 __all__ = [
@@ -108,6 +109,8 @@ class PracticeTable:
         #: Decisions to record in the round, and held-back ones taken back (by pk).
         self._decisions: list[Drill] = []
         self._taken_back: list[int] = []
+        #: The player's stakes settled by this change, for the bet history.
+        self._bets: list[Bet] = []
 
     @classmethod
     def locked(cls, *, owner: Owner, session_id: int) -> PracticeTable:
@@ -238,6 +241,7 @@ class PracticeTable:
             decision.save()
         if self._taken_back:
             Drill.objects.filter(pk__in=self._taken_back).update(taken_back=True)
+        Bet.objects.bulk_create(self._bets)
         for name, value in changes.items():
             setattr(self.session, name, value)
 
@@ -274,6 +278,28 @@ class PracticeTable:
             )
         )
 
+    def _record_bets(self, record: PracticeRound, history: Iterable[Event]) -> None:
+        """The player's settled stakes, one record each, as the round's settlement says."""
+        session, now = self.session, timezone.now()
+        self._bets = [
+            Bet(
+                practice_round=record,
+                user_id=session.user_id,
+                guest_token=session.guest_token,
+                rules_name=session.rules_name,
+                rules_version=session.rules_version,
+                seat=event.seat,
+                hand=event.hand,
+                kind=event.kind.value,
+                result=event.result.value,
+                staked=int(event.staked),
+                returned=int(event.returned),
+                settled_at=now,
+            )
+            for event in history
+            if isinstance(event, StakeSettled) and event.owner == PLAYER
+        ]
+
     def _close_round_if_over(self) -> None:
         """Once the round is over: its net and history go on record, and the next bet is
         brought within the balance."""
@@ -286,6 +312,7 @@ class PracticeTable:
         record.balance_after = balance
         record.history = history_to_json(rnd.history())
         self._round_changed = True
+        self._record_bets(record, rnd.history())
         limits = self._table.limits
         self.next_bet = min(self.next_bet, balance - balance % limits.step, limits.maximum)
 

@@ -8,10 +8,11 @@ so a page's queries are all here, counted in one place.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate, TruncWeek
 from django.http import Http404, HttpRequest
@@ -23,7 +24,7 @@ from engine.errors import EngineError
 from engine.rules import PRESETS, Rules, preset
 from engine.strategy import Strategy, strategy_for
 from engine.table import PublicTable
-from trainer.models import Drill, PracticeRound, PracticeSession
+from trainer.models import Bet, Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
 from trainer.practice_table import TableSnapshot
 
@@ -291,3 +292,24 @@ def session_totals(session: PracticeSession) -> dict[str, Any]:
         "accuracy": right / count if count else None,
         "ev_lost": float(counted["lost"] or 0),
     }
+
+
+# The bet history page ---------------------------------------------------------------------
+
+#: Bets on one page of the history.
+BETS_PER_PAGE = 25
+
+
+def bet_history(owner: Owner, page: str | int | None) -> Page[Bet]:
+    """One page of the owner's settled bets, newest first; a page number out of range (or
+    not a number) gives the nearest page there is."""
+    bets = Bet.objects.filter(**owner.filter()).select_related("practice_round")
+    return Paginator(bets, BETS_PER_PAGE).get_page(page)
+
+
+def split_seats(owner: Owner, bets: Iterable[Bet]) -> frozenset[tuple[int, int]]:
+    """(round id, seat) of each seat split in the rounds of these bets: the seats whose
+    hands the history numbers."""
+    rounds = {bet.practice_round_id for bet in bets}
+    split = Bet.objects.filter(**owner.filter(), practice_round__in=rounds, hand__gt=0)
+    return frozenset(split.values_list("practice_round_id", "seat").distinct())

@@ -16,6 +16,7 @@ trainer_patterns = [
     path("practice/<int:session_id>/", views.table, name="table"),
     path("practice/<int:session_id>/options/", views.table_options, name="table-options"),
     path("practice/<int:session_id>/summary/", views.practice_summary, name="practice-summary"),
+    path("bets/", views.bets, name="bets"),
     path("chart/", views.chart, name="chart"),
     path("chart/<slug:preset>/", views.chart, name="chart"),
 ]

@@ -17,6 +17,7 @@ from engine.bots import NORMAL_CHART
 from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending
 from trainer import analyses, practice, selectors, services
+from trainer.bet_history import bet_lines
 from trainer.charts import ChartView
 from trainer.drill_view import DrillView
 from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
@@ -333,6 +334,15 @@ def table_options(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             request, "trainer/table.html#table", {"table": TableView.of(on_show), "error": None}
         )
     return redirect("trainer:table", session_id=session_id)
+
+
+@require_GET
+def bets(request: HtmxHttpRequest) -> HttpResponse:
+    """Every bet the player has made at a table, settled, newest first, a page at a time."""
+    owner = selectors.owner_of(request)
+    page = selectors.bet_history(owner, request.GET.get("page"))
+    lines = bet_lines(page, selectors.split_seats(owner, page))
+    return render(request, "trainer/bets.html", {"page": page, "lines": lines})
 
 
 @require_GET
