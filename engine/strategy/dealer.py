@@ -3,7 +3,9 @@
 Every way the dealer can draw from an up card to a standing total is enumerated once, and
 grouped by the multiset of ranks drawn (the hole card included): all orderings of one
 multiset have the same probability, ``prod_r ff(n_r, k_r) / ff(N, k)`` with ``ff`` the
-falling factorial, so a shoe's probabilities are a sum over a fixed table. Each multiset's
+falling factorial, so a shoe's probabilities are a sum over a fixed table. Only the ways
+to stand are summed (about half of the multisets); busting is the rest of the
+probability, since the dealer always finishes before the shoe runs out. Each multiset's
 probability is that product of a few factors (one per rank it holds, one for its length:
 4.5 on average), so for thousands of shoes at once it is a few row gathers and
 multiplications of a (factor × shoe) table, then one matrix product with the multisets'
@@ -46,7 +48,8 @@ Ints = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class DealerPaths:
-    """The multisets of cards a dealer can draw from one up card before standing.
+    """The multisets of cards a dealer can draw from one up card to stand (or to a natural);
+    the ways to bust are not kept.
 
     ``counts[m, r]`` is how many cards of rank ``r`` multiset ``m`` holds, ``orderings[m]``
     in how many valid orders the dealer draws it, ``outcome[m]`` the index in `OUTCOMES`.
@@ -74,8 +77,8 @@ class DealerPaths:
 
 @lru_cache(maxsize=20)  # every key: ten up cards, soft 17 hit or not
 def dealer_paths(up: int, hits_soft_17: bool) -> DealerPaths:
-    """Enumerate the dealer's drawing sequences from ``up`` (points, ace = 1), grouped
-    by the multiset drawn.
+    """Enumerate the dealer's drawing sequences from ``up`` (points, ace = 1) that end
+    standing or in a natural, grouped by the multiset drawn.
 
     >>> paths = dealer_paths(10, False)
     >>> int(paths.orderings[paths.outcome == NATURAL].sum())  # only the ace as hole card
@@ -99,7 +102,7 @@ def dealer_paths(up: int, hits_soft_17: bool) -> DealerPaths:
                 if cards == 1 and total == 21:
                     outcome = NATURAL
                 elif total > 21:
-                    outcome = BUST
+                    continue  # a bust: the rest of the probability
                 elif total > 17 or (total == 17 and not (hits_soft_17 and soft)):
                     outcome = total - 17
                 else:
@@ -138,8 +141,10 @@ def _factor_rows(counts: Ints) -> Ints:
 def dealer_distributions(paths: DealerPaths, shoes: Ints, *, block: int = BLOCK) -> Floats:
     """The outcome probabilities (columns as `OUTCOMES`) for each shoe (row of rank counts).
 
-    A shoe that cannot hold the cards (a negative count) gets all zeros. ``block`` shoes
-    are evaluated at a time, which bounds the memory without changing the result.
+    A shoe that cannot hold the cards (a negative count) gets all zeros. Busting is one
+    less the other outcomes: the shoes must hold the cards for every draw (a shoe the
+    dealer could run out of would count running out as a bust). ``block`` shoes are
+    evaluated at a time, which bounds the memory without changing the result.
 
     >>> full = np.array([[4] * 9 + [16]])
     >>> dist = dealer_distributions(dealer_paths(6, False), full - np.eye(10, dtype=int)[5])
@@ -159,6 +164,7 @@ def dealer_distributions(paths: DealerPaths, shoes: Ints, *, block: int = BLOCK)
             sharing = paths.sharing[j]
             product[:sharing] *= factors[paths.factors[:sharing, j]]
         probabilities[start : start + block] = (weights @ product).T
+    probabilities[:, BUST] = 1.0 - np.delete(probabilities, BUST, axis=1).sum(axis=1)
     probabilities[~valid] = 0.0
     return probabilities
 
