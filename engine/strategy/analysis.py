@@ -462,10 +462,14 @@ class Analysis:
         re-splits up to ``max_hands``: see `_exact_split_evs`. Worked out for every pair
         and up card at once, the first time any is asked for (see `work_out_splits`).
         """
+        return float(self.split_evs(chart)[rank][up])
+
+    def split_evs(self, chart: Chart | None = None) -> dict[int, Floats]:
+        """`split_ev` of every pair rank, by up card."""
         key = _play_key(chart)
         if key not in self._split_evs:
             self.work_out_splits(chart)
-        return float(self._split_evs[key][rank][up])
+        return self._split_evs[key]
 
     def work_out_splits(self, *charts: Chart | None) -> None:
         """Work out the split EVs of every pair against every up card, for each play after

@@ -175,14 +175,12 @@ def _factor_table(paths: DealerPaths, shoes: Ints) -> Floats:
     totals = shoes.sum(axis=1)
     table = _falling_factorials(max(int(totals.max(initial=0)), 1))
     rows = [
-        table[shoes[:, rank], k]
+        table[shoes[:, rank], 1 : most + 1].T
         for rank, most in enumerate(paths.most_of_rank.tolist())
-        for k in range(1, most + 1)
     ]
-    for k in range(1, int(paths.lengths.max()) + 1):
-        ways = table[totals, k]
-        rows.append(np.divide(1.0, ways, out=np.zeros_like(ways), where=ways > 0))
-    return np.stack(rows)
+    ways = table[totals, 1 : int(paths.lengths.max()) + 1].T
+    rows.append(np.divide(1.0, ways, out=np.zeros_like(ways), where=ways > 0))
+    return np.concatenate(rows)
 
 
 def _falling_factorials(top: int) -> Floats:
