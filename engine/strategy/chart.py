@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
-
 from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, resolve
 from engine.strategy.analysis import ActionEVs, Analysis, chart_code, up_key
 from engine.values import Action
@@ -52,17 +50,19 @@ def _three_card_hands(row: str) -> list[tuple[int, ...]]:
 
 def deal_probability(analysis: Analysis, counts: tuple[int, ...] | list[int], up: int) -> float:
     """Probability, off the top of a full shoe, of this up card and these player cards."""
-    shoe = analysis.full.astype(np.float64)
-    probability = shoe[up] / shoe.sum()
+    shoe: list[int] = analysis.full.tolist()
+    left = sum(shoe)
+    probability = shoe[up] / left
     shoe[up] -= 1
+    left -= 1
     drawn = 0
     ways = 1.0
     for rank, k in enumerate(counts):
         for i in range(k):
-            probability *= (shoe[rank] - i) / (shoe.sum() - drawn)
+            probability *= (shoe[rank] - i) / (left - drawn)
             drawn += 1
             ways *= (drawn) / (i + 1)
-    return float(probability * ways)
+    return probability * ways
 
 
 def build_chart(analysis: Analysis) -> dict[str, dict[str, str]]:

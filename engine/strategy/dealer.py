@@ -172,29 +172,30 @@ def dealer_distributions(paths: DealerPaths, shoes: Ints, *, block: int = BLOCK)
 def _factor_table(paths: DealerPaths, shoes: Ints) -> Floats:
     """(factor, shoe): ``ff(n_r, k)`` for each rank ``r`` and ``k`` up to the most any
     multiset holds, then ``1 / ff(N, k)`` for each length ``k`` (0 where ``k > N``)."""
-    totals = shoes.sum(axis=1)
+    by_rank = np.ascontiguousarray(shoes.T)  # (rank, shoe): gathers read it in one piece
+    totals = by_rank.sum(axis=0)
     table = _falling_factorials(max(int(totals.max(initial=0)), 1))
     rows = [
-        table[shoes[:, rank], 1 : most + 1].T
+        table[1 : most + 1].take(by_rank[rank], axis=1)
         for rank, most in enumerate(paths.most_of_rank.tolist())
     ]
-    ways = table[totals, 1 : int(paths.lengths.max()) + 1].T
+    ways = table[1 : int(paths.lengths.max()) + 1].take(totals, axis=1)
     rows.append(np.divide(1.0, ways, out=np.zeros_like(ways), where=ways > 0))
     return np.concatenate(rows)
 
 
 def _falling_factorials(top: int) -> Floats:
-    """``table[n, k] = n (n-1) … (n-k+1)`` for n ≤ ``top`` at least and every k a dealer
-    can draw, 0 where k > n."""
+    """``table[k, n] = n (n-1) … (n-k+1)`` for n ≤ ``top`` at least and every k a dealer
+    can draw, 0 where k > n (by k first, so that each k's row is read in one piece)."""
     # Shoe sizes rounded up to powers of two, so four tables serve every deck count allowed.
     return _falling_factorials_table(1 << max(top, 1).bit_length())
 
 
-@lru_cache(maxsize=8)  # 8 decks need a table of 513 × 17, under 70 kB
+@lru_cache(maxsize=8)  # 8 decks need a table of 17 × 513, under 70 kB
 def _falling_factorials_table(top: int) -> Floats:
-    table = np.ones((top + 1, _DEPTH + 1))
+    table = np.ones((_DEPTH + 1, top + 1))
     n = np.arange(top + 1, dtype=np.float64)
     for k in range(1, _DEPTH + 1):
-        table[:, k] = table[:, k - 1] * np.maximum(n - k + 1, 0)
+        table[k] = table[k - 1] * np.maximum(n - k + 1, 0)
     table.setflags(write=False)
     return table
