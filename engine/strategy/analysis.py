@@ -368,7 +368,7 @@ class Analysis:
         known = rows >= 0
         found[known] = self.dealer[rows[known], ups[known]]
         computed = possible & ~known
-        for up in np.unique(ups[computed]):
+        for up in np.flatnonzero(np.bincount(ups[computed], minlength=10)):
             at = np.flatnonzero(computed & (ups == up))
             found[at] = self._more_dealer_for(int(up), keys[at], shoes[at])
         return found
@@ -728,7 +728,12 @@ class Analysis:
             return batch_tables
         hands = hands_containing(rank)
         out = hands.counts + (1 + extra) * _UNIT[rank]  # the other pair cards too
-        moving = np.union1d(_starts(rank), np.concatenate([job.hitting for job, _ in jobs]))
+        # The starts and every hand a job hits (a set operation would load numpy.ma).
+        moves = np.zeros(len(hands.counts), dtype=np.bool_)
+        moves[_starts(rank)] = True
+        for job, _ in jobs:
+            moves[job.hitting] = True
+        moving = np.flatnonzero(moves)
         draws = _Draws(self, hands, moving, out[moving])
         dist = self._split_dealer(out, stands)
         unsettled = _stand(hands.total, dist, self.peek)

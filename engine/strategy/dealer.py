@@ -151,28 +151,28 @@ def dealer_distributions(paths: DealerPaths, shoes: Ints, *, block: int = BLOCK)
     >>> round(float(dist.sum()), 12), round(float(dist[0, BUST]), 4)
     (1.0, 0.4208)
     """
-    valid = (shoes >= 0).all(axis=1)
-    shoes = np.where(valid[:, None], shoes, 0)
-    table = _factor_table(paths, shoes)
+    by_rank = np.ascontiguousarray(shoes.T)  # (rank, shoe): each rank's counts in one piece
+    valid = (by_rank >= 0).all(axis=0)
+    table = _factor_table(paths, np.where(valid, by_rank, 0))
     weights = np.zeros((len(OUTCOMES), len(paths.counts)))
     weights[paths.outcome, np.arange(len(paths.counts))] = paths.orderings
-    probabilities = np.empty((len(shoes), len(OUTCOMES)))
+    probabilities = np.empty((len(OUTCOMES), len(shoes)))
     for start in range(0, len(shoes), block):
         factors = table[:, start : start + block]
         product = factors[paths.factors[:, 0]]  # (multiset, shoe)
         for j in range(1, paths.factors.shape[1]):
             sharing = paths.sharing[j]
             product[:sharing] *= factors[paths.factors[:sharing, j]]
-        probabilities[start : start + block] = (weights @ product).T
-    probabilities[:, BUST] = 1.0 - np.delete(probabilities, BUST, axis=1).sum(axis=1)
-    probabilities[~valid] = 0.0
-    return probabilities
+        probabilities[:, start : start + block] = weights @ product
+    probabilities[BUST] = 1.0 - np.delete(probabilities, BUST, axis=0).sum(axis=0)
+    probabilities[:, ~valid] = 0.0
+    return probabilities.T
 
 
-def _factor_table(paths: DealerPaths, shoes: Ints) -> Floats:
+def _factor_table(paths: DealerPaths, by_rank: Ints) -> Floats:
     """(factor, shoe): ``ff(n_r, k)`` for each rank ``r`` and ``k`` up to the most any
-    multiset holds, then ``1 / ff(N, k)`` for each length ``k`` (0 where ``k > N``)."""
-    by_rank = np.ascontiguousarray(shoes.T)  # (rank, shoe): gathers read it in one piece
+    multiset holds, then ``1 / ff(N, k)`` for each length ``k`` (0 where ``k > N``), for
+    the shoes ``by_rank`` (rank, shoe)."""
     totals = by_rank.sum(axis=0)
     table = _falling_factorials(max(int(totals.max(initial=0)), 1))
     rows = [
