@@ -7,7 +7,7 @@ falling factorial, so a shoe's probabilities are a sum over a fixed table. Only 
 to stand are summed (about half of the multisets); busting is the rest of the
 probability, since the dealer always finishes before the shoe runs out. Each multiset's
 probability is that product of a few factors (one per rank it holds, one for its length:
-4.5 on average), so for thousands of shoes at once it is a few row gathers and
+4.3 on average), so for thousands of shoes at once it is a few row gathers and
 multiplications of a (factor × shoe) table, then one matrix product with the multisets'
 orderings per outcome. The shoes go through in blocks, so the (multisets × shoes)
 intermediate stays a few megabytes whatever the rules.
@@ -38,8 +38,8 @@ NATURAL = 6
 BUST = 5
 #: No dealer draws more than 12 cards, nor more than 11 of one rank.
 _DEPTH = 16
-#: Shoes per block: 128 × ~2,100 multisets is about 2 MB of intermediate values, and no
-#: slower than bigger blocks (the product stays in the processor's cache).
+#: Shoes per block: 128 × at most ~1,050 multisets is about 1 MB of intermediate values,
+#: and no slower than bigger blocks (the product stays in the processor's cache).
 BLOCK = 128
 
 Floats = npt.NDArray[np.float64]
