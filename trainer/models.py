@@ -227,7 +227,7 @@ class StoredAnalysis(models.Model):
 
     #: `engine.strategy.store.rules_key`: what the analysis depends on, hashed.
     key = models.CharField(max_length=32, unique=True)
-    #: `engine.strategy.store.encode`: compressed JSON, about 430 kB.
+    #: `engine.strategy.store.encode`: a JSON header and EV arrays, about 420 kB.
     payload = models.BinaryField()
     preset = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

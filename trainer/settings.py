@@ -238,7 +238,7 @@ BLACKJACK_ANALYSES_PER_HOUR = env_int("BLACKJACK_ANALYSES_PER_HOUR", 10)
 #: Background analyses running at once across the deployment (each takes about a second
 #: of one core, at the lowest priority).
 BLACKJACK_ANALYSES_AT_ONCE = env_int("BLACKJACK_ANALYSES_AT_ONCE", 1)
-#: Players' analyses kept (about 430 kB each), the least recently used evicted first;
+#: Players' analyses kept (about 420 kB each), the least recently used evicted first;
 #: the presets' are always kept.
 BLACKJACK_STORED_ANALYSES = env_int("BLACKJACK_STORED_ANALYSES", 200)
 #: A background analysis is stopped after this much CPU time, or when it asks for this

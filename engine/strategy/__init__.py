@@ -1,6 +1,6 @@
 """The exact strategy analysis of any `Rules`: the hard-tier chart, EVs and the edge.
 
-``strategy_for(rules)`` runs the combinatorial analysis (about a second) once per rules
+``strategy_for(rules)`` runs the combinatorial analysis (under a second) once per rules
 value — per process, and across processes through a store (a folder by default, see
 `engine.strategy.store`) — and keeps its results: the chart every drill is graded against, the EV
 of every action for every two-card hand against every up card, and the expected return of

@@ -355,39 +355,46 @@ class Analysis:
         """The table's row of each removal (rank counts out of the shoe)."""
         return self._rows.find(count_keys(removals))
 
-    def dealer_for(self, removals: Ints, ups: Ints) -> Floats:
-        """Dealer probabilities (row, outcome) with each removal and up card out of the shoe:
-        from the table where it has the removal, else computed once per shoe; zeros where
-        the shoe cannot hold the cards."""
-        shoes = self.full[None, :] - removals
-        shoes[np.arange(len(ups)), ups] -= 1
-        possible = (shoes >= 0).all(axis=1)
+    def dealer_for(self, removals: Ints, up: int) -> Floats:
+        """Dealer probabilities (row, outcome) with each removal and the up card out of the
+        shoe: from the table where it has the removal, else computed once per shoe (see
+        `add_dealer_rows`); zeros where the shoe cannot hold the cards."""
         keys = count_keys(removals)
-        rows = self._rows.find(keys)
         found = np.zeros((len(keys), len(OUTCOMES)))
+        rows = self._rows.find(keys)
         known = rows >= 0
-        found[known] = self.dealer[rows[known], ups[known]]
-        computed = possible & ~known
-        for up in np.unique(ups[computed]):
-            at = np.flatnonzero(computed & (ups == up))
-            found[at] = self._more_dealer_for(int(up), keys[at], shoes[at])
+        found[known] = self.dealer[rows[known], up]
+        more = np.flatnonzero(~known)
+        if (self._more_table(up)[0].find(keys[more]) < 0).any():  # or cannot hold the cards
+            self.add_dealer_rows(removals[more], up)
+        more_rows, more_table = self._more_table(up)
+        at = more_rows.find(keys[more])
+        found[more[at >= 0]] = more_table[at[at >= 0]]
         return found
 
-    def _more_dealer_for(self, up: int, keys: Ints, shoes: Ints) -> Floats:
-        """Dealer probabilities for shoes off the table, against ``up``, each computed once."""
-        rows, table = self._more_dealer.get(up, (_Rows(np.zeros(0, dtype=np.int64)), None))
-        at = rows.find(keys)
-        new = at < 0
-        if new.any():
-            new_keys, first = np.unique(keys[new], return_index=True)
+    def add_dealer_rows(self, removals: Ints, up: int) -> None:
+        """Compute the dealer's probabilities against ``up`` for the shoes less ``removals``
+        that no table holds yet and that can hold the cards, each once, in one call (small
+        calls cost more per shoe)."""
+        rows, table = self._more_table(up)
+        keys = count_keys(removals)
+        new = (self._rows.find(keys) < 0) & (rows.find(keys) < 0)
+        new_keys, first = np.unique(keys[new], return_index=True)
+        shoes = self.full[None, :] - removals[new][first]
+        shoes[:, up] -= 1
+        possible = (shoes >= 0).all(axis=1)
+        if possible.any():
             paths = dealer_paths(up + 1, self.rules.dealer_hits_soft_17)
-            computed = dealer_distributions(paths, shoes[new][first])
-            table = computed if table is None else np.concatenate([table, computed])
-            rows = rows.extended(new_keys)
-            self._more_dealer[up] = rows, table
-            at = rows.find(keys)
-        assert table is not None
-        return table[at]
+            computed = dealer_distributions(paths, shoes[possible])
+            self._more_dealer[up] = (
+                rows.extended(new_keys[possible]),
+                np.concatenate([table, computed]),
+            )
+
+    def _more_table(self, up: int) -> tuple[_Rows, Floats]:
+        """The rows and dealer probabilities against ``up`` of the shoes beyond the table."""
+        empty = _Rows(np.zeros(0, dtype=np.int64)), np.zeros((0, len(OUTCOMES)))
+        return self._more_dealer.get(up, empty)
 
     def bust_values(self, shoes: npt.NDArray[np.int64], totals: npt.NDArray[np.int64]) -> Floats:
         """The value of busting after drawing each rank: -1, or with a peek -P(no natural)."""
@@ -462,10 +469,14 @@ class Analysis:
         re-splits up to ``max_hands``: see `_exact_split_evs`. Worked out for every pair
         and up card at once, the first time any is asked for (see `work_out_splits`).
         """
+        return float(self.split_evs(chart)[rank][up])
+
+    def split_evs(self, chart: Chart | None = None) -> dict[int, Floats]:
+        """`split_ev` of every pair rank, by up card."""
         key = _play_key(chart)
         if key not in self._split_evs:
             self.work_out_splits(chart)
-        return float(self._split_evs[key][rank][up])
+        return self._split_evs[key]
 
     def work_out_splits(self, *charts: Chart | None) -> None:
         """Work out the split EVs of every pair against every up card, for each play after
@@ -588,8 +599,7 @@ class Analysis:
     def _prepare_split_dealer(self, stands: dict[int, npt.NDArray[np.bool_]]) -> None:
         """Compute, one up card at a time, the dealer's probabilities for every shoe the
         levels beyond the first need (`_split_dealer`) that no table holds yet: each shoe
-        once, whichever pairs, levels and plays share it, in one call (small calls cost
-        more per shoe)."""
+        once, whichever pairs, levels and plays share it."""
         for up in range(10):
             removals = [
                 hands_containing(rank).counts[needed[:, up]] + (1 + extra) * _UNIT[rank]
@@ -597,9 +607,7 @@ class Analysis:
                 for extra in self._split_levels(rank)[1:]
             ]
             if removals:
-                every = np.concatenate(removals)
-                _, first = np.unique(count_keys(every), return_index=True)
-                self.dealer_for(every[first], np.full(len(first), up))
+                self.add_dealer_rows(np.concatenate(removals), up)
 
     def _exact_split_evs(
         self, rank: int, first: tuple[Floats, Floats], later: tuple[Floats, Floats]
@@ -724,7 +732,12 @@ class Analysis:
             return batch_tables
         hands = hands_containing(rank)
         out = hands.counts + (1 + extra) * _UNIT[rank]  # the other pair cards too
-        moving = np.union1d(_starts(rank), np.concatenate([job.hitting for job, _ in jobs]))
+        # The starts and every hand a job hits (a set operation would load numpy.ma).
+        moves = np.zeros(len(hands.counts), dtype=np.bool_)
+        moves[_starts(rank)] = True
+        for job, _ in jobs:
+            moves[job.hitting] = True
+        moving = np.flatnonzero(moves)
         draws = _Draws(self, hands, moving, out[moving])
         dist = self._split_dealer(out, stands)
         unsettled = _stand(hands.total, dist, self.peek)
@@ -740,9 +753,10 @@ class Analysis:
     def _split_dealer(self, out: Ints, stands: npt.NDArray[np.bool_]) -> Floats:
         """Dealer probabilities (hand, up card, outcome) with the cards ``out`` (hand, rank)
         out of the shoe, where ``stands``; elsewhere zeros."""
-        hand, up = np.nonzero(stands)
         dist = np.zeros((len(out), 10, len(OUTCOMES)))
-        dist[hand, up] = self.dealer_for(out[hand], up)
+        for up in range(10):
+            hands = np.flatnonzero(stands[:, up])
+            dist[hands, up] = self.dealer_for(out[hands], up)
         return dist
 
     # Charts and the edge ------------------------------------------------------------------

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
-
 from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, resolve
-from engine.strategy.analysis import Analysis, chart_code, up_key
+from engine.strategy.analysis import ActionEVs, Analysis, chart_code, up_key
 from engine.values import Action
 
 __all__ = ["build_chart", "chart_csv", "chart_text", "deal_probability", "expected_return"]
@@ -52,17 +50,19 @@ def _three_card_hands(row: str) -> list[tuple[int, ...]]:
 
 def deal_probability(analysis: Analysis, counts: tuple[int, ...] | list[int], up: int) -> float:
     """Probability, off the top of a full shoe, of this up card and these player cards."""
-    shoe = analysis.full.astype(np.float64)
-    probability = shoe[up] / shoe.sum()
+    shoe: list[int] = analysis.full.tolist()
+    left = sum(shoe)
+    probability = shoe[up] / left
     shoe[up] -= 1
+    left -= 1
     drawn = 0
     ways = 1.0
     for rank, k in enumerate(counts):
         for i in range(k):
-            probability *= (shoe[rank] - i) / (shoe.sum() - drawn)
+            probability *= (shoe[rank] - i) / (left - drawn)
             drawn += 1
             ways *= (drawn) / (i + 1)
-    return float(probability * ways)
+    return probability * ways
 
 
 def build_chart(analysis: Analysis) -> dict[str, dict[str, str]]:
@@ -125,6 +125,7 @@ def expected_return(analysis: Analysis, chart: Chart | None = None) -> float:
     """Expected return per initial bet off the top: by ``chart``, or composition-optimal."""
     rules = analysis.rules
     base = analysis.base
+    play = None if chart is None else _ChartPlay(analysis, chart)
     total = 0.0
     for up in range(10):
         for first in range(10):
@@ -137,40 +138,49 @@ def expected_return(analysis: Analysis, chart: Chart | None = None) -> float:
                 if (first, second) == (0, 9):  # a player natural: paid unless the dealer has one
                     value = no_natural * float(rules.blackjack_pays)
                 else:
-                    value = _play_value(analysis, counts, first, second, up, chart)
+                    evs = analysis.two_card_evs(first, second, up, raw=True)
+                    if play is None:
+                        value = max(ev for ev in evs.as_dict().values() if ev is not None)
+                    else:
+                        value = play.value(evs, counts, q, up)
                     if analysis.peek:
                         value -= 1 - no_natural  # the dealer's natural takes the bet at once
                 total += deal_probability(analysis, counts, up) * value
     return total
 
 
-def _play_value(
-    analysis: Analysis,
-    counts: list[int],
-    first: int,
-    second: int,
-    up: int,
-    chart: Chart | None,
-) -> float:
-    evs = analysis.two_card_evs(first, second, up, raw=True)
-    if chart is None:
-        return max(ev for ev in evs.as_dict().values() if ev is not None)
-    splits = analysis.rules.max_hands >= 2 and first == second
-    code = chart_code(chart, counts, up, pair_splittable=splits)
-    offered = {Action.DOUBLE: evs.double, Action.SURRENDER: evs.surrender, Action.SPLIT: evs.split}
-    action = resolve(
-        code,
-        allowed={action for action, ev in offered.items() if ev is not None},
-        double_after_split=analysis.rules.double_after_split,
-    )
-    if action == "hit":
-        q = analysis.base.hands.index[tuple(counts)]
-        return float(analysis.chart_hits(chart, analysis.base)[q, up])
-    if action == "split":
-        return analysis.split_ev(first, up, chart)
-    value = getattr(evs, action.value)
-    assert value is not None
-    return float(value)
+class _ChartPlay:
+    """How a chart plays each two-card hand, with the values of its hits and splits (the
+    same for every hand, so looked up once)."""
+
+    def __init__(self, analysis: Analysis, chart: Chart) -> None:
+        self.chart = chart
+        self.rules = analysis.rules
+        self.hits = analysis.chart_hits(chart, analysis.base)
+        self.splits = analysis.split_evs(chart) if self.rules.max_hands >= 2 else {}
+
+    def value(self, evs: ActionEVs, counts: list[int], q: int, up: int) -> float:
+        """The value of the two-card hand ``counts`` (index ``q`` of the analysis's hands)
+        against ``up``, played by the chart; ``evs`` its raw EVs."""
+        pair = counts.count(2) == 1
+        code = chart_code(self.chart, counts, up, pair_splittable=pair and bool(self.splits))
+        offered = {
+            Action.DOUBLE: evs.double,
+            Action.SURRENDER: evs.surrender,
+            Action.SPLIT: evs.split,
+        }
+        action = resolve(
+            code,
+            allowed={action for action, ev in offered.items() if ev is not None},
+            double_after_split=self.rules.double_after_split,
+        )
+        if action == "hit":
+            return float(self.hits[q, up])
+        if action == "split":
+            return float(self.splits[counts.index(2)][up])
+        value = getattr(evs, action.value)
+        assert value is not None
+        return float(value)
 
 
 def chart_rows(chart: Chart) -> Iterator[tuple[str, list[str]]]:

@@ -3,9 +3,11 @@
 Every way the dealer can draw from an up card to a standing total is enumerated once, and
 grouped by the multiset of ranks drawn (the hole card included): all orderings of one
 multiset have the same probability, ``prod_r ff(n_r, k_r) / ff(N, k)`` with ``ff`` the
-falling factorial, so a shoe's probabilities are a sum over a fixed table. Each multiset's
+falling factorial, so a shoe's probabilities are a sum over a fixed table. Only the ways
+to stand are summed (about half of the multisets); busting is the rest of the
+probability, since the dealer always finishes before the shoe runs out. Each multiset's
 probability is that product of a few factors (one per rank it holds, one for its length:
-4.5 on average), so for thousands of shoes at once it is a few row gathers and
+4.3 on average), so for thousands of shoes at once it is a few row gathers and
 multiplications of a (factor × shoe) table, then one matrix product with the multisets'
 orderings per outcome. The shoes go through in blocks, so the (multisets × shoes)
 intermediate stays a few megabytes whatever the rules.
@@ -36,8 +38,8 @@ NATURAL = 6
 BUST = 5
 #: No dealer draws more than 12 cards, nor more than 11 of one rank.
 _DEPTH = 16
-#: Shoes per block: 128 × ~2,100 multisets is about 2 MB of intermediate values, and no
-#: slower than bigger blocks (the product stays in the processor's cache).
+#: Shoes per block: 128 × at most ~1,050 multisets is about 1 MB of intermediate values,
+#: and no slower than bigger blocks (the product stays in the processor's cache).
 BLOCK = 128
 
 Floats = npt.NDArray[np.float64]
@@ -46,7 +48,8 @@ Ints = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class DealerPaths:
-    """The multisets of cards a dealer can draw from one up card before standing.
+    """The multisets of cards a dealer can draw from one up card to stand (or to a natural);
+    the ways to bust are not kept.
 
     ``counts[m, r]`` is how many cards of rank ``r`` multiset ``m`` holds, ``orderings[m]``
     in how many valid orders the dealer draws it, ``outcome[m]`` the index in `OUTCOMES`.
@@ -74,8 +77,8 @@ class DealerPaths:
 
 @lru_cache(maxsize=20)  # every key: ten up cards, soft 17 hit or not
 def dealer_paths(up: int, hits_soft_17: bool) -> DealerPaths:
-    """Enumerate the dealer's drawing sequences from ``up`` (points, ace = 1), grouped
-    by the multiset drawn.
+    """Enumerate the dealer's drawing sequences from ``up`` (points, ace = 1) that end
+    standing or in a natural, grouped by the multiset drawn.
 
     >>> paths = dealer_paths(10, False)
     >>> int(paths.orderings[paths.outcome == NATURAL].sum())  # only the ace as hole card
@@ -99,7 +102,7 @@ def dealer_paths(up: int, hits_soft_17: bool) -> DealerPaths:
                 if cards == 1 and total == 21:
                     outcome = NATURAL
                 elif total > 21:
-                    outcome = BUST
+                    continue  # a bust: the rest of the probability
                 elif total > 17 or (total == 17 and not (hits_soft_17 and soft)):
                     outcome = total - 17
                 else:
@@ -138,59 +141,61 @@ def _factor_rows(counts: Ints) -> Ints:
 def dealer_distributions(paths: DealerPaths, shoes: Ints, *, block: int = BLOCK) -> Floats:
     """The outcome probabilities (columns as `OUTCOMES`) for each shoe (row of rank counts).
 
-    A shoe that cannot hold the cards (a negative count) gets all zeros. ``block`` shoes
-    are evaluated at a time, which bounds the memory without changing the result.
+    A shoe that cannot hold the cards (a negative count) gets all zeros. Busting is one
+    less the other outcomes: the shoes must hold the cards for every draw (a shoe the
+    dealer could run out of would count running out as a bust). ``block`` shoes are
+    evaluated at a time, which bounds the memory without changing the result.
 
     >>> full = np.array([[4] * 9 + [16]])
     >>> dist = dealer_distributions(dealer_paths(6, False), full - np.eye(10, dtype=int)[5])
     >>> round(float(dist.sum()), 12), round(float(dist[0, BUST]), 4)
     (1.0, 0.4208)
     """
-    valid = (shoes >= 0).all(axis=1)
-    shoes = np.where(valid[:, None], shoes, 0)
-    table = _factor_table(paths, shoes)
+    by_rank = np.ascontiguousarray(shoes.T)  # (rank, shoe): each rank's counts in one piece
+    valid = (by_rank >= 0).all(axis=0)
+    table = _factor_table(paths, np.where(valid, by_rank, 0))
     weights = np.zeros((len(OUTCOMES), len(paths.counts)))
     weights[paths.outcome, np.arange(len(paths.counts))] = paths.orderings
-    probabilities = np.empty((len(shoes), len(OUTCOMES)))
+    probabilities = np.empty((len(OUTCOMES), len(shoes)))
     for start in range(0, len(shoes), block):
         factors = table[:, start : start + block]
         product = factors[paths.factors[:, 0]]  # (multiset, shoe)
         for j in range(1, paths.factors.shape[1]):
             sharing = paths.sharing[j]
             product[:sharing] *= factors[paths.factors[:sharing, j]]
-        probabilities[start : start + block] = (weights @ product).T
-    probabilities[~valid] = 0.0
-    return probabilities
+        probabilities[:, start : start + block] = weights @ product
+    probabilities[BUST] = 1.0 - np.delete(probabilities, BUST, axis=0).sum(axis=0)
+    probabilities[:, ~valid] = 0.0
+    return probabilities.T
 
 
-def _factor_table(paths: DealerPaths, shoes: Ints) -> Floats:
+def _factor_table(paths: DealerPaths, by_rank: Ints) -> Floats:
     """(factor, shoe): ``ff(n_r, k)`` for each rank ``r`` and ``k`` up to the most any
-    multiset holds, then ``1 / ff(N, k)`` for each length ``k`` (0 where ``k > N``)."""
-    totals = shoes.sum(axis=1)
+    multiset holds, then ``1 / ff(N, k)`` for each length ``k`` (0 where ``k > N``), for
+    the shoes ``by_rank`` (rank, shoe)."""
+    totals = by_rank.sum(axis=0)
     table = _falling_factorials(max(int(totals.max(initial=0)), 1))
     rows = [
-        table[shoes[:, rank], k]
+        table[1 : most + 1].take(by_rank[rank], axis=1)
         for rank, most in enumerate(paths.most_of_rank.tolist())
-        for k in range(1, most + 1)
     ]
-    for k in range(1, int(paths.lengths.max()) + 1):
-        ways = table[totals, k]
-        rows.append(np.divide(1.0, ways, out=np.zeros_like(ways), where=ways > 0))
-    return np.stack(rows)
+    ways = table[1 : int(paths.lengths.max()) + 1].take(totals, axis=1)
+    rows.append(np.divide(1.0, ways, out=np.zeros_like(ways), where=ways > 0))
+    return np.concatenate(rows)
 
 
 def _falling_factorials(top: int) -> Floats:
-    """``table[n, k] = n (n-1) … (n-k+1)`` for n ≤ ``top`` at least and every k a dealer
-    can draw, 0 where k > n."""
+    """``table[k, n] = n (n-1) … (n-k+1)`` for n ≤ ``top`` at least and every k a dealer
+    can draw, 0 where k > n (by k first, so that each k's row is read in one piece)."""
     # Shoe sizes rounded up to powers of two, so four tables serve every deck count allowed.
     return _falling_factorials_table(1 << max(top, 1).bit_length())
 
 
-@lru_cache(maxsize=8)  # 8 decks need a table of 513 × 17, under 70 kB
+@lru_cache(maxsize=8)  # 8 decks need a table of 17 × 513, under 70 kB
 def _falling_factorials_table(top: int) -> Floats:
-    table = np.ones((top + 1, _DEPTH + 1))
+    table = np.ones((_DEPTH + 1, top + 1))
     n = np.arange(top + 1, dtype=np.float64)
     for k in range(1, _DEPTH + 1):
-        table[:, k] = table[:, k - 1] * np.maximum(n - k + 1, 0)
+        table[k] = table[k - 1] * np.maximum(n - k + 1, 0)
     table.setflags(write=False)
     return table

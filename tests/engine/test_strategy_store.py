@@ -100,8 +100,21 @@ def test_a_stored_analysis_is_read_back_as_it_was_computed(memory_store: MemoryS
     with mock.patch("engine.strategy.store.compute_strategy", side_effect=AssertionError):
         read = strategy_for(EUROPEAN)
     assert read == computed
-    # Kept compressed: a JSON analysis is about a megabyte.
+    # Kept compact: the same analysis as JSON text is about a megabyte.
     assert len(memory_store.payloads[store.rules_key(EUROPEAN)]) < 600_000
+
+
+@pytest.mark.parametrize("kept", [b"", b"\x07\x00\x00\x00{}", "cut"])
+def test_a_stored_analysis_that_cannot_be_read_is_computed_again(
+    memory_store: MemoryStore, kept: bytes | str
+) -> None:
+    computed = strategy_for(EUROPEAN)
+    key = store.rules_key(EUROPEAN)
+    payload = memory_store.payloads[key]
+    memory_store.payloads[key] = payload[:-8] if kept == "cut" else kept
+    strategy_for.cache_clear()
+    assert strategy_for(EUROPEAN) == computed
+    assert memory_store.payloads[key] == payload
 
 
 def test_a_process_that_may_not_compute_a_missing_analysis_says_so(
