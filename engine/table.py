@@ -31,7 +31,7 @@ from engine.bots import BOTS
 from engine.cards import CARDS, Card
 from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
-from engine.events import Event, StakeSettled, dealer_cards
+from engine.events import Event, ShoeShuffled, StakeSettled, dealer_cards
 from engine.round import Phase, Round, Turn
 from engine.rules import Rules
 from engine.shoe import Shoe
@@ -158,8 +158,13 @@ class PublicTable:
     #: The player's decision awaited, if any (the input of a hint, as of every bot).
     decision: PlayerView | None
     cards_left: int
-    #: The cut card has come out: the shoe is shuffled before the next round.
+    #: The cut card has come out: the round in play is the shoe's last, and a fresh shoe
+    #: is shuffled before the next.
     cut_card_out: bool
+    #: The round shown began with a fresh shoe: the card the dealer turned and how many
+    #: cards were burned (none unless the rules burn); None if it did not. The burned
+    #: cards themselves stay unseen.
+    shuffled: ShoeShuffled | None = None
 
     @property
     def over(self) -> bool:
@@ -344,6 +349,7 @@ class Table:
             decision=self.view() if self.players_turn else None,
             cards_left=self.shoe.remaining,
             cut_card_out=self.shoe.cut_card_out,
+            shuffled=next((event for event in history if isinstance(event, ShoeShuffled)), None),
         )
 
     # State -----------------------------------------------------------------------------

@@ -144,7 +144,12 @@ class TableView:
     seats: tuple[SeatPicture, ...]
     #: The dealer's cards; a face of None is the hole card, face down.
     dealer: tuple[StoryCard | None, ...]
+    #: The score of the dealer's cards face up: the up card's alone while the hole card
+    #: is down.
     dealer_total: int | None
+    dealer_soft: bool
+    #: What the table announces: the burn of a fresh shoe, the cut card out.
+    notices: tuple[str, ...]
     events: tuple[EventLine, ...]
     events_seen: int
     #: The step after the story's last line: the round's result and the new balance
@@ -186,7 +191,8 @@ class TableView:
         lines = story.lines
         start = len(lines) if seen is None else max(0, min(seen, len(lines)))
         steps = Steps(start)
-        _faces, dealer_total = _dealer_faces(table.dealer)
+        face_up = [card for card in table.dealer if card is not None]
+        dealer_value = hand_value(face_up) if face_up else None
         returned = story.returned_since(start)
         seats = _seats(table, names, history, story, steps, returned)
         return cls(
@@ -200,7 +206,9 @@ class TableView:
                 None if card is None else StoryCard(CardFace.of(card), steps.of(line))
                 for card, line in zip(table.dealer, story.dealer_lines, strict=True)
             ),
-            dealer_total=dealer_total,
+            dealer_total=dealer_value.total if dealer_value else None,
+            dealer_soft=dealer_value.soft if dealer_value else False,
+            notices=_notices(table),
             events=tuple(EventLine(text, steps.of(index)) for index, text in enumerate(lines)),
             events_seen=len(lines),
             story_end=steps.of(len(lines)) if len(lines) > start else None,
@@ -282,6 +290,28 @@ def _seats(
             )
         )
     return tuple(pictures)
+
+
+def _notices(table: PublicTable) -> tuple[str, ...]:
+    """What the dealer announces, as the rules document shows it."""
+    notices = []
+    if table.shuffled is not None and table.shuffled.burned:
+        notices.append(_burn(table.shuffled))
+    if table.cut_card_out:
+        notices.append(
+            _("The cut card is out: this is the shoe's last round.")
+            if not table.over
+            else _("The cut card is out: a fresh shoe is shuffled before the next round.")
+        )
+    return tuple(notices)
+
+
+def _burn(shuffled: ShoeShuffled) -> str:
+    return ngettext(
+        "The dealer turns %(card)s and burns %(count)s card.",
+        "The dealer turns %(card)s and burns %(count)s cards.",
+        shuffled.burned,
+    ) % {"card": _text(shuffled.shown), "count": shuffled.burned}
 
 
 def _before(balance: int, returned: Chips | None) -> int | None:
@@ -424,7 +454,8 @@ def _line(event: Event, names: dict[int, str]) -> str | None:
             "net": signed(int(event.returned - event.staked)),
         }
     if isinstance(event, ShoeShuffled):
-        return _("A fresh shoe is shuffled.")
+        shuffled = _("A fresh shoe is shuffled.")
+        return f"{shuffled} {_burn(event)}" if event.burned else shuffled
     if isinstance(event, RoundVoided):
         return _("The round is void; every bet is refunded.")
     return None

@@ -3,6 +3,7 @@ balance appear as the story reaches them; with reduced motion, all at once."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -64,3 +65,21 @@ def test_with_reduced_motion_the_whole_round_shows_at_once(
     assert result.is_visible()
     assert page.locator(".log li", has_text="The dealer busts with 26.").is_visible()
     assert page.get_by_test_id("balance").text_content() == "1010"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_fresh_deluxe_shoe_shows_its_burn_and_the_up_cards_score(
+    page: Page, live_server: LiveServer
+) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/practice/")
+    page.get_by_label("Rules").select_option("deluxe")
+    for seat in range(1, 8):
+        page.get_by_label(f"Seat {seat}").select_option("you" if seat == 1 else "")
+    page.get_by_role("button", name="Sit down").click()  # a shuffled shoe, not stacked
+    page.get_by_role("button", name="Deal").click()
+    notice = page.get_by_test_id("notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(re.compile(r"The dealer turns \S+ and burns \d+ cards\."))
+    expect(page.locator(".dealer .felt__label")).to_contain_text(re.compile(r"Dealer · \S"))

@@ -452,7 +452,8 @@ def test_no_response_shows_the_hole_card_or_the_shoe_before_its_time(client: Cli
         "Nine of clubs", "Seven of clubs",  # you
         "Ten of hearts", "Eight of hearts",  # the bot
     ]  # fmt: skip
-    assert re.search(r'<h2 class="felt__label">Dealer</h2>', text(deal))  # no total shown
+    # The up card's score alone, the hole card's unknown.
+    assert re.search(r'<h2 class="felt__label">Dealer <span[^>]*>· 7</span></h2>', text(deal))
     for url in (table_url(session), summary, START, "/progress/"):
         scan(client.get(url), hidden)
     scan(client.post(f"{table_url(session)}options/", {"hints": "on"}, headers=HTMX), hidden)
