@@ -106,6 +106,9 @@ class SeatPicture:
     #: The chips shown until the story reaches the settlement (None: no change to tell).
     balance_before: int | None
     hands: tuple[HandPicture, ...]
+    #: Your pair bet and your bets behind on this seat in the round shown (0: none).
+    your_pair: int
+    your_behind: int
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,11 @@ class TableView:
     chips: tuple[int, ...]
     minimum: int
     maximum: int
+    #: The side bets the rules offer with a deal: a pair bet on your seat, bets behind
+    #: the bots' seats.
+    pair_bets: bool
+    bets_behind: bool
+    step: int
     choices: tuple[Choice, ...]
     hint: Choice | None
     held: Mistake | None
@@ -217,6 +225,9 @@ class TableView:
             bankroll=session.bankroll,
             next_bet=session.next_bet,
             chips=CHIPS,
+            pair_bets=table.rules.pair_bet,
+            bets_behind=table.rules.bet_behind,
+            step=table.limits.step,
             minimum=table.limits.minimum,
             maximum=table.limits.maximum,
             choices=choices,
@@ -287,6 +298,8 @@ def _seats(
                 balance=int(seat.balance),
                 balance_before=_before(int(seat.balance), returned.get(seat.owner)),
                 hands=tuple(hands),
+                your_pair=_yours(seat.pair_bets),
+                your_behind=_yours(seat.bets_behind),
             )
         )
     return tuple(pictures)
@@ -312,6 +325,10 @@ def _burn(shuffled: ShoeShuffled) -> str:
         "The dealer turns %(card)s and burns %(count)s cards.",
         shuffled.burned,
     ) % {"card": _text(shuffled.shown), "count": shuffled.burned}
+
+
+def _yours(bets: tuple[tuple[str, int], ...]) -> int:
+    return sum(amount for owner, amount in bets if owner == PLAYER)
 
 
 def _before(balance: int, returned: Chips | None) -> int | None:
