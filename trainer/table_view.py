@@ -52,6 +52,9 @@ RESULT_LABELS: dict[str, Promise] = {
     "blackjack": gettext_lazy("Blackjack"),
     "surrender": gettext_lazy("Surrender"),
     "void": gettext_lazy("Refunded"),
+    "perfect_pair": gettext_lazy("Perfect pair"),
+    "coloured_pair": gettext_lazy("Coloured pair"),
+    "mixed_pair": gettext_lazy("Mixed pair"),
 }
 #: Stakes other than the hand's own, as the history names them.
 STAKE_LABELS: dict[str, Promise] = {

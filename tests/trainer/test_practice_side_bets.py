@@ -48,7 +48,7 @@ def test_a_pair_bet_and_a_bet_behind_settle_into_the_rounds_result(client: Clien
     response = deal(client, session, pair=10, behind_2=20)
     shown = words(response)
     assert "Round over: +220 chips for you." in shown
-    assert "Seat 1 (You): Pair bet, perfect pair, +250." in shown
+    assert "Seat 1 (You): Pair bet, Perfect pair, +250." in shown
     assert "Seat 2 (Easy bot): Bet behind, Lose, -20." in shown
     assert "Your pair bet: 10" in shown and "Your bet behind: 20" in shown
     session.refresh_from_db()
