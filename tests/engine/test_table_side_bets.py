@@ -13,8 +13,8 @@ from engine.shoe import Shoe
 from engine.table import PLAYER, BotSeat, Table, bot_owner
 
 # Deluxe, you in seat 1, a normal bot in seat 2. Deal: you 8s, bot 10h, up 9c, you 8s,
-# bot 10d, hole 7c (16: the dealer peeks under the 9? no — only under aces and tens).
-# You stand on 16, the bot stands on 20; the dealer's 16 draws 10s and busts.
+# bot 10d, hole 7c (the dealer peeks only under an ace or a ten-value: not here). You
+# stand on 16, the bot stands on 20; the dealer's 16 draws 10s and busts.
 PERFECT_PAIR_AND_A_BUST = "8s 10h 9c 8s 10d 7c 10s"
 
 
