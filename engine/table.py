@@ -23,7 +23,7 @@ chips, cards face up and the round's public history, with no shoe and no hole ca
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ from engine.bots import BOTS
 from engine.cards import CARDS, Card
 from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
-from engine.events import Event, StakeSettled, dealer_cards
+from engine.events import Event, ShoeShuffled, StakeSettled, dealer_cards
 from engine.round import Phase, Round, Turn
 from engine.rules import Rules
 from engine.shoe import Shoe
@@ -41,6 +41,7 @@ from engine.view import PlayerView
 __all__ = [
     "PLAYER",
     "TIERS",
+    "BetRefused",
     "BotSeat",
     "Limits",
     "PublicHand",
@@ -87,18 +88,35 @@ class Limits:
             )
 
     def check(self, bet: object, balance: Chips) -> int:
-        """The bet if it is allowed, else `IllegalActionError` saying why."""
+        """The bet if it is allowed, else `BetRefused` saying why."""
         if type(bet) is not int or bet <= 0:
-            raise IllegalActionError("a bet is a whole number of chips above zero")
+            raise BetRefused("a bet is a whole number of chips above zero", reason="not_whole")
         if bet < self.minimum:
-            raise IllegalActionError(f"the table minimum is {self.minimum} chips")
+            raise BetRefused(
+                f"the table minimum is {self.minimum} chips", reason="minimum", chips=self.minimum
+            )
         if bet > self.maximum:
-            raise IllegalActionError(f"the table maximum is {self.maximum} chips")
+            raise BetRefused(
+                f"the table maximum is {self.maximum} chips", reason="maximum", chips=self.maximum
+            )
         if bet % self.step:
-            raise IllegalActionError(f"bets go in steps of {self.step} chips")
+            raise BetRefused(
+                f"bets go in steps of {self.step} chips", reason="step", chips=self.step
+            )
         if bet > balance:
-            raise IllegalActionError("that bet is more than your balance")
+            raise BetRefused("that bet is more than your balance", reason="balance")
         return bet
+
+
+class BetRefused(IllegalActionError):
+    """A bet outside the table limits or over the balance. The message is English; the
+    ``reason`` (``not_whole``, ``minimum``, ``maximum``, ``step``, ``balance``) and the
+    limit's ``chips`` are kept so that an app can say it in its player's language."""
+
+    def __init__(self, message: str, *, reason: str, chips: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.chips = chips
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +139,10 @@ class PublicSeat:
     balance: Chips
     #: Left to right; none when the seat has no hand in the round shown (or none is dealt).
     hands: tuple[PublicHand, ...]
+    #: The pair bets on this seat in the round shown, as (owner, chips).
+    pair_bets: tuple[tuple[str, int], ...] = ()
+    #: The bets behind this seat in the round shown, as (owner, chips placed).
+    bets_behind: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +180,13 @@ class PublicTable:
     #: The player's decision awaited, if any (the input of a hint, as of every bot).
     decision: PlayerView | None
     cards_left: int
-    #: The cut card has come out: the shoe is shuffled before the next round.
+    #: The cut card has come out: the round in play is the shoe's last, and a fresh shoe
+    #: is shuffled before the next.
     cut_card_out: bool
+    #: The round shown began with a fresh shoe: the card the dealer turned and how many
+    #: cards were burned (none unless the rules burn); None if it did not. The burned
+    #: cards themselves stay unseen.
+    shuffled: ShoeShuffled | None = None
 
     @property
     def over(self) -> bool:
@@ -265,18 +292,41 @@ class Table:
         """The round waits on a decision of the player's."""
         return self.in_play and self.round is not None and self.round.turn is not None
 
-    def deal(self, bet: int) -> None:
-        """Take everyone's bets and deal a round; the bots then play up to the player."""
+    def deal(
+        self,
+        bet: int,
+        *,
+        behind: Mapping[int, int] | None = None,
+        pairs: Mapping[int, int] | None = None,
+    ) -> None:
+        """Take everyone's bets and deal a round; the bots then play up to the player.
+
+        ``behind`` and ``pairs`` are the player's bets behind bots' seats and pair bets
+        on any seat, by seat number (where the rules have them), within the limits like
+        the seat bet. A bet refused raises `IllegalActionError` and changes nothing. The
+        player's decisions as a bettor behind (insurance, following a double or split)
+        are the player's turns, like those on their own seat.
+        """
         if self.in_play:
             raise IllegalActionError("finish this round before the next deal")
         self.limits.check(bet, self.balances[PLAYER])
-        rnd = Round(self.rules, self.shoe, balances=self.balances)
+        balances = dict(self.balances)  # the bets are placed on a copy until all are taken
+        rnd = Round(self.rules, self.shoe, balances=balances)
         for bot in self.bots:
             owner = bot_owner(bot.seat)
-            if self.balances.get(owner, 0) < self.limits.minimum:
-                self.balances[owner] = self.bot_bankroll  # a broke bot buys in again
+            if balances.get(owner, 0) < self.limits.minimum:
+                balances[owner] = self.bot_bankroll  # a broke bot buys in again
             rnd.place_bet(seat=bot.seat, amount=self.limits.minimum, owner=owner)
         rnd.place_bet(seat=self.player_seat, amount=bet, owner=PLAYER)
+        for seat, amount in (behind or {}).items():
+            self.limits.check(amount, balances[PLAYER])
+            rnd.place_bet_behind(seat=seat, amount=amount, owner=PLAYER)
+        for seat, amount in (pairs or {}).items():
+            self.limits.check(amount, balances[PLAYER])
+            rnd.place_pair_bet(seat=seat, amount=amount, owner=PLAYER)
+        self.balances.clear()
+        self.balances.update(balances)
+        rnd.balances = self.balances
         rnd.deal()
         self.round = rnd
         self._play_bots()
@@ -318,7 +368,8 @@ class Table:
         seats = []
         for number, tier in sorted(tiers.items()):
             owner = PLAYER if tier is None else bot_owner(number)
-            hands = in_round[number].hands if number in in_round else []
+            taken = in_round.get(number)
+            hands = taken.hands if taken is not None else []
             seats.append(
                 PublicSeat(
                     number=number,
@@ -329,6 +380,10 @@ class Table:
                         PublicHand(tuple(CARDS[code] for code in hand.cards), hand.stake)
                         for hand in hands
                     ),
+                    pair_bets=tuple(taken.pair_bets) if taken is not None else (),
+                    bets_behind=tuple((bet.owner, bet.amount) for bet in taken.behind)
+                    if taken is not None
+                    else (),
                 )
             )
         history = tuple(rnd.history()) if rnd is not None else ()
@@ -344,6 +399,7 @@ class Table:
             decision=self.view() if self.players_turn else None,
             cards_left=self.shoe.remaining,
             cut_card_out=self.shoe.cut_card_out,
+            shuffled=next((event for event in history if isinstance(event, ShoeShuffled)), None),
         )
 
     # State -----------------------------------------------------------------------------

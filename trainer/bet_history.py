@@ -6,18 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy
-
 from trainer.models import Bet
 from trainer.table_view import RESULT_LABELS
-
-#: The pair bet's results, which a hand's result labels do not name.
-PAIR_RESULT_LABELS: dict[str, Promise] = {
-    "perfect_pair": gettext_lazy("Perfect pair"),
-    "coloured_pair": gettext_lazy("Coloured pair"),
-    "mixed_pair": gettext_lazy("Mixed pair"),
-}
 
 
 @dataclass(frozen=True)
@@ -41,7 +31,6 @@ class BetLine:
         """A line for ``bet``; ``split_seats`` holds (round id, seat) of the seats that were
         split, whose hands are numbered."""
         played = bet.practice_round
-        labels = {**RESULT_LABELS, **PAIR_RESULT_LABELS}
         split = (played.pk, bet.seat) in split_seats
         return cls(
             settled_at=bet.settled_at,
@@ -51,7 +40,7 @@ class BetLine:
             seat=bet.seat,
             hand=bet.hand + 1 if split and bet.hand is not None else None,
             staked=bet.staked,
-            result=str(labels.get(bet.result, bet.result)),
+            result=str(RESULT_LABELS.get(bet.result, bet.result)),
             net=bet.net,
         )
 

@@ -100,6 +100,19 @@ class TableForm(forms.Form):
     chip = forms.IntegerField(min_value=1, required=False)
     #: How many history lines the page already shows (the rest appear one by one).
     seen = forms.IntegerField(min_value=0, required=False)
+    #: With a deal: your pair bet on your seat, and your bets behind bots' seats (0: none).
+    pair = forms.IntegerField(min_value=0, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat in SEATS:
+            self.fields[f"behind_{seat}"] = forms.IntegerField(min_value=0, required=False)
+
+    def side_bets(self) -> tuple[int, dict[int, int]]:
+        """The pair bet and the bets behind, by seat, that were given (not zero)."""
+        data = self.cleaned_data
+        behind = {seat: data[f"behind_{seat}"] for seat in SEATS if data.get(f"behind_{seat}")}
+        return data.get("pair") or 0, behind
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

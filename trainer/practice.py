@@ -11,7 +11,7 @@ per account and per guest), and a new table ends the open one under its lock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -134,10 +134,18 @@ def practice_chip(
     return table.snapshot()
 
 
-def practice_deal(*, owner: Owner, session_id: int, version: int) -> TableSnapshot:
-    """Deal a round at the next bet; the bots play up to the player's first decision."""
+def practice_deal(
+    *,
+    owner: Owner,
+    session_id: int,
+    version: int,
+    pair: int = 0,
+    behind: Mapping[int, int] | None = None,
+) -> TableSnapshot:
+    """Deal a round at the next bet, with the player's pair bet on their seat and bets
+    behind bots' seats, if any; the bots play up to the player's first decision."""
     with changing(owner=owner, session_id=session_id, version=version) as table:
-        table.deal()
+        table.deal(pair=pair, behind=behind or {})
     return table.snapshot()
 
 

@@ -17,7 +17,7 @@ which cannot hold the shoe or the hole card.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,14 +25,16 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from engine.errors import IllegalActionError
 from engine.events import Event, StakeSettled
 from engine.grading import Grade, grade_decision
 from engine.round import Phase
 from engine.round_codec import history_to_json
-from engine.table import PLAYER, PublicTable, Table
+from engine.table import PLAYER, BetRefused, PublicTable, Table
 from engine.view import PlayerView
 from trainer.models import Bet, Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
@@ -52,6 +54,14 @@ logger = logging.getLogger(__name__)
 
 #: The chip buttons' values; the table's bets go in steps of the smallest.
 CHIPS: tuple[int, ...] = (10, 50, 100, 500)
+#: The engine's refusals of a bet (`BetRefused.reason`), in words; ``chips`` is the limit.
+BET_REFUSALS: dict[str, Promise] = {
+    "not_whole": gettext_lazy("A bet is a whole number of chips above zero"),
+    "minimum": gettext_lazy("The table minimum is %(chips)s chips"),
+    "maximum": gettext_lazy("The table maximum is %(chips)s chips"),
+    "step": gettext_lazy("Bets go in steps of %(chips)s chips"),
+    "balance": gettext_lazy("That bet is more than your balance"),
+}
 
 
 @dataclass(frozen=True)
@@ -156,9 +166,15 @@ class PracticeTable:
             raise TableRefused(_("That bet is more than your balance."))
         self.next_bet = bet
 
-    def deal(self) -> None:
-        """Deal a round at the next bet; the bots play up to the player's first decision."""
-        self._table.deal(self.next_bet)
+    def deal(self, *, pair: int = 0, behind: Mapping[int, int] | None = None) -> None:
+        """Deal a round at the next bet, with a pair bet on the player's seat and bets
+        behind bots' seats (the engine checks each against the limits and the balance);
+        the bots play up to the player's first decision."""
+        bots = {bot.seat for bot in self._table.bots}
+        if any(seat not in bots for seat in behind or {}):
+            raise TableRefused(_("A bet behind goes on a bot's seat."))
+        pairs = {self._table.player_seat: pair} if pair else None
+        self._table.deal(self.next_bet, behind=behind or None, pairs=pairs)
         number = PracticeRound.objects.filter(session=self.session).count() + 1
         self._round = PracticeRound(session=self.session, number=number, bet=self.next_bet)
         self._round_changed = True
@@ -356,6 +372,11 @@ def changing(*, owner: Owner, session_id: int, version: int) -> Iterator[Practic
 
 
 def refusal(error: IllegalActionError) -> str:
-    """The engine's reason, in a sentence the page can show."""
+    """The engine's reason, in a sentence the page can show: in the player's language
+    for a bet outside the limits or the balance, in English otherwise."""
+    if isinstance(error, BetRefused) and error.reason in BET_REFUSALS:
+        return _("Not allowed: %(reason)s.") % {
+            "reason": BET_REFUSALS[error.reason] % {"chips": error.chips}
+        }
     reason = str(error)
     return _("Not allowed: %(reason)s.") % {"reason": reason[:1].upper() + reason[1:]}

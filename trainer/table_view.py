@@ -8,7 +8,7 @@ nothing here can show the hole card early, or the shoe's order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.utils.functional import Promise
@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from engine import events
 from engine.cards import Card
+from engine.chips import Chips
 from engine.events import (
     ActionTaken,
     CardDealt,
@@ -51,6 +52,9 @@ RESULT_LABELS: dict[str, Promise] = {
     "blackjack": gettext_lazy("Blackjack"),
     "surrender": gettext_lazy("Surrender"),
     "void": gettext_lazy("Refunded"),
+    "perfect_pair": gettext_lazy("Perfect pair"),
+    "coloured_pair": gettext_lazy("Coloured pair"),
+    "mixed_pair": gettext_lazy("Mixed pair"),
 }
 #: Stakes other than the hand's own, as the history names them.
 STAKE_LABELS: dict[str, Promise] = {
@@ -66,8 +70,17 @@ BUTTONS = {**ACTION_BUTTONS, **INSURANCE_BUTTONS}
 
 
 @dataclass(frozen=True)
+class StoryCard:
+    """A card on the table, and its place in the story this response tells (None: it was
+    on the table already, or the story is not told in steps)."""
+
+    face: CardFace
+    step: int | None
+
+
+@dataclass(frozen=True)
 class HandPicture:
-    cards: tuple[CardFace, ...]
+    cards: tuple[StoryCard, ...]
     total: int
     soft: bool
     stake: int
@@ -77,6 +90,14 @@ class HandPicture:
     net: int | None
     #: The net in units of the seat bet, in words ("+1.5 units", "-1 unit").
     units: str | None
+    #: The step of the story at which the result is told.
+    result_step: int | None
+
+    @property
+    def total_step(self) -> int | None:
+        """The total is told with the hand's last card."""
+        steps = [card.step for card in self.cards if card.step is not None]
+        return max(steps) if steps else None
 
 
 @dataclass(frozen=True)
@@ -85,7 +106,12 @@ class SeatPicture:
     who: Promise | str
     is_player: bool
     balance: int
+    #: The chips shown until the story reaches the settlement (None: no change to tell).
+    balance_before: int | None
     hands: tuple[HandPicture, ...]
+    #: Your pair bet and your bets behind on this seat in the round shown (0: none).
+    your_pair: int
+    your_behind: int
 
 
 @dataclass(frozen=True)
@@ -122,16 +148,32 @@ class TableView:
     stage: str
     round_number: int
     seats: tuple[SeatPicture, ...]
-    dealer: tuple[CardFace | None, ...]
+    #: The dealer's cards; a face of None is the hole card, face down.
+    dealer: tuple[StoryCard | None, ...]
+    #: The score of the dealer's cards face up: the up card's alone while the hole card
+    #: is down.
     dealer_total: int | None
+    dealer_soft: bool
+    #: What the table announces: the burn of a fresh shoe, the cut card out.
+    notices: tuple[str, ...]
     events: tuple[EventLine, ...]
     events_seen: int
+    #: The step after the story's last line: the round's result and the new balance
+    #: appear then (None: nothing new to tell).
+    story_end: int | None
     balance: int
+    #: Your chips shown until the story reaches the settlement (None: no change to tell).
+    balance_before: int | None
     bankroll: int
     next_bet: int
     chips: tuple[int, ...]
     minimum: int
     maximum: int
+    #: The side bets the rules offer with a deal: a pair bet on your seat, bets behind
+    #: the bots' seats.
+    pair_bets: bool
+    bets_behind: bool
+    step: int
     choices: tuple[Choice, ...]
     hint: Choice | None
     held: Mistake | None
@@ -156,27 +198,39 @@ class TableView:
             if shown.hint_bot is not None:
                 best = shown.hint_bot(decision)
                 hint = Choice(best.value, *BUTTONS[best])
-        dealer, dealer_total = _dealer_faces(table.dealer)
-        lines = history_lines(history, names)
+        story = tell(history, names)
+        lines = story.lines
         start = len(lines) if seen is None else max(0, min(seen, len(lines)))
+        steps = Steps(start)
+        face_up = [card for card in table.dealer if card is not None]
+        dealer_value = hand_value(face_up) if face_up else None
+        returned = story.returned_since(start)
+        seats = _seats(table, names, history, story, steps, returned)
         return cls(
             id=session.pk,
             version=session.version,
             rules_label=table.rules.label,
             stage="betting" if table.over else ("playing" if decision is not None else "dealer"),
             round_number=shown.rounds_dealt,
-            seats=_seats(table, names, history),
-            dealer=dealer,
-            dealer_total=dealer_total,
-            events=tuple(
-                EventLine(text, index - start if index >= start else None)
-                for index, text in enumerate(lines)
+            seats=seats,
+            dealer=tuple(
+                None if card is None else StoryCard(CardFace.of(card), steps.of(line))
+                for card, line in zip(table.dealer, story.dealer_lines, strict=True)
             ),
+            dealer_total=dealer_value.total if dealer_value else None,
+            dealer_soft=dealer_value.soft if dealer_value else False,
+            notices=_notices(table),
+            events=tuple(EventLine(text, steps.of(index)) for index, text in enumerate(lines)),
             events_seen=len(lines),
+            story_end=steps.of(len(lines)) if len(lines) > start else None,
             balance=session.balance,
+            balance_before=_before(session.balance, returned.get(PLAYER)),
             bankroll=session.bankroll,
             next_bet=session.next_bet,
             chips=CHIPS,
+            pair_bets=table.rules.pair_bet,
+            bets_behind=table.rules.bet_behind,
+            step=table.limits.step,
             minimum=table.limits.minimum,
             maximum=table.limits.maximum,
             choices=choices,
@@ -198,7 +252,12 @@ def seat_names(table: PublicTable) -> dict[int, str]:
 
 
 def _seats(
-    table: PublicTable, names: dict[int, str], history: list[Event]
+    table: PublicTable,
+    names: dict[int, str],
+    history: list[Event],
+    story: Story,
+    steps: Steps,
+    returned: dict[str, Chips],
 ) -> tuple[SeatPicture, ...]:
     """Every seat at the table, with its hands in the round (seats' cards are face up)."""
     results: dict[tuple[int, int | None], StakeSettled] = {
@@ -210,12 +269,17 @@ def _seats(
     pictures = []
     for seat in table.seats:
         hands: list[HandPicture] = []
+        card_lines = story.seat_lines.get(seat.number, [])
         for index, hand in enumerate(seat.hands):
             value = hand_value(hand.cards)
             settled = results.get((seat.number, index))
+            lines = card_lines[index] if index < len(card_lines) else []
             hands.append(
                 HandPicture(
-                    cards=tuple(CardFace.of(card) for card in hand.cards),
+                    cards=tuple(
+                        StoryCard(CardFace.of(card), steps.of(line))
+                        for card, line in zip(hand.cards, lines, strict=True)
+                    ),
                     total=value.total,
                     soft=value.soft,
                     stake=int(hand.stake),
@@ -226,6 +290,7 @@ def _seats(
                     result=RESULT_LABELS.get(settled.result) if settled else None,
                     net=int(settled.returned - settled.staked) if settled else None,
                     units=_units(settled.units) if settled else None,
+                    result_step=steps.of(story.settled_lines.get((seat.number, index))),
                 )
             )
         pictures.append(
@@ -234,10 +299,44 @@ def _seats(
                 who=names[seat.number],
                 is_player=seat.owner == PLAYER,
                 balance=int(seat.balance),
+                balance_before=_before(int(seat.balance), returned.get(seat.owner)),
                 hands=tuple(hands),
+                your_pair=_yours(seat.pair_bets),
+                your_behind=_yours(seat.bets_behind),
             )
         )
     return tuple(pictures)
+
+
+def _notices(table: PublicTable) -> tuple[str, ...]:
+    """What the dealer announces, as the rules document shows it."""
+    notices = []
+    if table.shuffled is not None and table.shuffled.burned:
+        notices.append(_burn(table.shuffled))
+    if table.cut_card_out:
+        notices.append(
+            _("The cut card is out: this is the shoe's last round.")
+            if not table.over
+            else _("The cut card is out: a fresh shoe is shuffled before the next round.")
+        )
+    return tuple(notices)
+
+
+def _burn(shuffled: ShoeShuffled) -> str:
+    return ngettext(
+        "The dealer turns %(card)s and burns %(count)s card.",
+        "The dealer turns %(card)s and burns %(count)s cards.",
+        shuffled.burned,
+    ) % {"card": _text(shuffled.shown), "count": shuffled.burned}
+
+
+def _yours(bets: tuple[tuple[str, int], ...]) -> int:
+    return sum(amount for owner, amount in bets if owner == PLAYER)
+
+
+def _before(balance: int, returned: Chips | None) -> int | None:
+    """The chips before the story's settlements paid ``returned`` (None: none did)."""
+    return None if not returned else int(balance - returned)
 
 
 def dealer_cards(history: list[Event]) -> tuple[tuple[CardFace | None, ...], int | None]:
@@ -254,15 +353,66 @@ def _dealer_faces(
     return tuple(None if card is None else CardFace.of(card) for card in cards), total
 
 
+@dataclass(frozen=True)
+class Steps:
+    """Where this response's story starts: the lines from ``start`` on are new, and appear
+    one after another (step 0, 1, …); what an older line told is on the table already."""
+
+    start: int
+
+    def of(self, line: int | None) -> int | None:
+        """The step at which what line ``line`` tells appears (None: at once)."""
+        return None if line is None or line < self.start else line - self.start
+
+
+@dataclass
+class Story:
+    """A round told in sentences, and the line that tells each thing on the table."""
+
+    lines: list[str] = field(default_factory=list)
+    #: By seat, by hand (as `engine.events.seat_hands` lays them out): each card's line.
+    seat_lines: dict[int, list[list[int]]] = field(default_factory=dict)
+    #: Each dealer card's line (the hole card's: the line that turns it).
+    dealer_lines: list[int] = field(default_factory=list)
+    #: The line of each hand's settlement, by (seat, hand).
+    settled_lines: dict[tuple[int, int | None], int] = field(default_factory=dict)
+    #: Every settlement, with its line.
+    settlements: list[tuple[StakeSettled, int]] = field(default_factory=list)
+
+    def returned_since(self, start: int) -> dict[str, Chips]:
+        """Chips paid back to each owner by the settlements told from line ``start`` on."""
+        paid: dict[str, Chips] = {}
+        for event, line in self.settlements:
+            if line >= start and event.returned:
+                paid[event.owner] = paid.get(event.owner, 0) + event.returned
+        return paid
+
+
 def history_lines(history: list[Event], names: dict[int, str]) -> list[str]:
     """The round told in sentences, from the end of the deal on (its cards are on show)."""
-    lines: list[str] = []
+    return tell(history, names).lines
+
+
+def tell(history: list[Event], names: dict[int, str]) -> Story:
+    """The round told in sentences, from the end of the deal on, with the line at which
+    each card and each settlement is told: the deal's cards at "The cards are dealt."."""
+    story = Story()
+    lines = story.lines
     dealt = False
     dealer: list[Card] = []  # the dealer's cards seen so far, for a bust
     for event in history:
         if isinstance(event, CardDealt):
-            if event.seat == 0 and event.card is not None:
-                dealer.append(event.card)
+            # A card dealt before the deal's line is told by it: the line to come.
+            line = len(lines)
+            if event.seat == 0:
+                story.dealer_lines.append(line)
+                if event.card is not None:
+                    dealer.append(event.card)
+            else:
+                hands = story.seat_lines.setdefault(event.seat, [])
+                if not hands:
+                    hands.append([])
+                hands[event.hand].append(line)
             if not dealt:
                 if event.seat == 0 and event.card is None:  # the hole card: the deal is done
                     dealt = True
@@ -272,12 +422,20 @@ def history_lines(history: list[Event], names: dict[int, str]) -> list[str]:
             lines.append(_("%(who)s draws %(card)s.") % {"who": who, "card": _text(event.card)})
             if event.seat == 0 and (total := hand_value(dealer).total) > 21:
                 lines.append(_("The dealer busts with %(total)s.") % {"total": total})
-        else:
-            if isinstance(event, HoleCardRevealed):
-                dealer.append(event.card)
-            if (text := _line(event, names)) is not None:
-                lines.append(text)
-    return lines
+            continue
+        if isinstance(event, HoleCardRevealed):
+            dealer.append(event.card)
+            story.dealer_lines[1] = len(lines)
+        elif isinstance(event, HandSplit):
+            first, second = story.seat_lines[event.seat][event.hand]
+            story.seat_lines[event.seat][event.hand : event.hand + 1] = [[first], [second]]
+        elif isinstance(event, StakeSettled):
+            story.settlements.append((event, len(lines)))
+            if event.kind == "hand":
+                story.settled_lines[(event.seat, event.hand)] = len(lines)
+        if (text := _line(event, names)) is not None:
+            lines.append(text)
+    return story
 
 
 def _line(event: Event, names: dict[int, str]) -> str | None:
@@ -316,7 +474,8 @@ def _line(event: Event, names: dict[int, str]) -> str | None:
             "net": signed(int(event.returned - event.staked)),
         }
     if isinstance(event, ShoeShuffled):
-        return _("A fresh shoe is shuffled.")
+        shuffled = _("A fresh shoe is shuffled.")
+        return f"{shuffled} {_burn(event)}" if event.burned else shuffled
     if isinstance(event, RoundVoided):
         return _("The round is void; every bet is refunded.")
     return None

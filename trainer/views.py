@@ -272,7 +272,7 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         else:
             seen = form.cleaned_data["seen"]
             try:
-                shown = _table_request(owner, session_id, form.cleaned_data)
+                shown = _table_request(owner, session_id, form)
             except practice.TableNotYours:
                 raise Http404("no such practice table") from None
             except practice.TableMoved as moved:
@@ -297,7 +297,8 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return render(request, template, context, status=400 if error and not request.htmx else 200)
 
 
-def _table_request(owner: Owner, session_id: int, data: dict[str, Any]) -> TableSnapshot:
+def _table_request(owner: Owner, session_id: int, form: TableForm) -> TableSnapshot:
+    data = form.cleaned_data
     version = data["version"]
     op = data["op"]
     if op in ("chip", "clear"):
@@ -306,7 +307,10 @@ def _table_request(owner: Owner, session_id: int, data: dict[str, Any]) -> Table
             owner=owner, session_id=session_id, version=version, chip=chip
         )
     if op == "deal":
-        return practice.practice_deal(owner=owner, session_id=session_id, version=version)
+        pair, behind = form.side_bets()
+        return practice.practice_deal(
+            owner=owner, session_id=session_id, version=version, pair=pair, behind=behind
+        )
     if op == "act":
         return practice.practice_act(
             owner=owner, session_id=session_id, version=version, action=data["action"]
