@@ -435,11 +435,12 @@ class Analysis:
     def _surrender_value(self, no_natural: float) -> float:
         """Surrendering, unnormalised like every other EV: half the bet lost when the dealer
         has no natural; when he has one, what surrender loses to it less what every other
-        play loses to it at once (with a peek, the whole bet: `expected_return` takes it
-        off), which is already in their values without a peek.
+        play loses to it at once (with a peek, the whole bet, which the edge takes off;
+        without one it is already in their values).
 
-        Early surrender loses half the bet to a natural too; late surrender without a peek
-        loses it all (`Rules.surrender_lost_to_natural`); with a peek it is never reached.
+        Early surrender loses half the bet to a natural too; late surrender loses it all
+        (`Rules.surrender_lost_to_natural`) — with a peek as much as the others, since a
+        natural ends the round first, so it counts for nothing there (docs/strategy.md).
         """
         natural = 1.0 - no_natural
         lost_to_natural = 0.5 if self.rules.surrender is Surrender.EARLY else 1.0

@@ -25,7 +25,7 @@ BET = 10
 
 def surrender_by_the_round(rules: Rules, hand: tuple[str, str], up: str) -> float:
     """Surrender's EV per unit bet: each hole card dealt and the surrender settled."""
-    left = {rank: 4 * rules.decks for rank in RANKS}
+    left = dict.fromkeys(RANKS, 4 * rules.decks)
     left["10"] *= 4
     for rank in (*hand, up):
         left[rank] -= 1
@@ -54,7 +54,8 @@ def surrender_by_the_round(rules: Rules, hand: tuple[str, str], up: str) -> floa
 )
 def test_surrender_is_valued_as_the_round_pays_it(rules, hand, up):
     expected = surrender_by_the_round(rules, hand, up)
-    assert strategy_for(rules).ev(",".join(hand), up).surrender == pytest.approx(expected, abs=1e-12)
+    analysed = strategy_for(rules).ev(",".join(hand), up).surrender
+    assert analysed == pytest.approx(expected, abs=1e-12)
 
 
 def test_late_surrender_without_a_peek_is_worth_less_than_half_against_an_ace():
