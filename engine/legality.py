@@ -66,7 +66,8 @@ def hand_actions(
         and (not hand.from_split or (rules.double_after_split and not hand.split_aces))
     )
     split = covered and may_split(rules, hand, hands_held)
-    # Late surrender: not on a hand made by a split, against the up cards the rules allow.
+    # Surrender (early or late): not on a hand made by a split, against the up cards the
+    # rules allow.
     surrender = not hand.from_split and rules.may_surrender(up_points)
     return _OFFERS[hit, double, split, surrender]
 

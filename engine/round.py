@@ -625,7 +625,7 @@ class Round:
         dealer_natural = dealer.natural
         for seat in self.seats:
             for index, hand in enumerate(seat.hands):
-                result = settlement.hand_result(hand, dealer)
+                result = settlement.hand_result(hand, dealer, rules)
                 first = index == 0
                 returned = settlement.hand_return(
                     result, hand.stake, rules, seat.bet, first, dealer_natural

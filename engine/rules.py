@@ -42,9 +42,14 @@ class DoubleOn(StrEnum):
 
 
 class Surrender(StrEnum):
-    """Whether a hand may be given up for half its bet (always after any dealer peek)."""
+    """Whether, and when, a hand may be given up for half its bet."""
 
     NONE = "none"
+    #: Decided before the hole card is known: half the bet back against anything, a
+    #: dealer natural included (only without a peek: the round has no decision before one).
+    EARLY = "early"
+    #: Decided after the dealer checks for a natural; without a peek nobody has checked,
+    #: so a dealer natural still takes the whole bet of a surrendered hand.
     LATE = "late"
 
 
@@ -142,6 +147,18 @@ class Rules:
         if self.surrender is Surrender.NONE:
             return False
         return self.surrender_vs_ace_or_ten or up_points not in (1, 10)
+
+    @property
+    def surrender_lost_to_natural(self) -> bool:
+        """A surrendered hand loses its whole bet to a dealer natural: late surrender
+        without a peek (with one, a natural ends the round before anyone surrenders).
+
+        >>> EUROPEAN.replace(surrender="late").surrender_lost_to_natural
+        True
+        >>> EUROPEAN.replace(surrender="early").surrender_lost_to_natural
+        False
+        """
+        return self.surrender is Surrender.LATE and not self.dealer_peeks
 
     @property
     def split_aces_one_card(self) -> bool:
@@ -335,7 +352,11 @@ ALLOWED: dict[str, Allowed] = {
     "max_hands": _whole(1, 4, "most hands a seat may hold by splitting (1: no split)"),
     "resplit_aces": _yes_no("split aces may be split again"),
     "hit_split_aces": _yes_no("split aces may take more than one card"),
-    "surrender": _choice(Surrender, "whether a hand may be given up for half its bet"),
+    "surrender": _choice(
+        Surrender,
+        "whether a hand may be given up for half its bet: early (even against a dealer "
+        "natural) or late (a natural without a peek takes the whole bet)",
+    ),
     "surrender_vs_ace_or_ten": _yes_no("surrender is offered against an ace or a ten"),
     "insurance": _yes_no("insurance is offered against an ace"),
     "insurance_pays": _fraction(Fraction(2), Fraction(2), "what insurance pays"),
@@ -379,6 +400,12 @@ def _refuse_contradictions(rules: Rules) -> None:
             "original_bets_only only applies when the dealer does not peek (dealer_peeks=False)",
             field="original_bets_only",
             code="original_bets_with_peek",
+        )
+    if rules.dealer_peeks and rules.surrender is Surrender.EARLY:
+        raise RulesError(
+            "early surrender only applies when the dealer does not peek (dealer_peeks=False)",
+            field="surrender",
+            code="early_surrender_with_peek",
         )
     if rules.resplit_aces and rules.max_hands < 3:
         raise RulesError(

@@ -13,7 +13,7 @@ seat share its hands' results. Insurance and the pair bet are settled on their o
 ...     return hand
 >>> natural = hand_of("As", "Kd")
 >>> natural.natural = True
->>> result = hand_result(natural, hand_of("10c", "9h"))
+>>> result = hand_result(natural, hand_of("10c", "9h"), EUROPEAN)
 >>> result, hand_return(result, 10, EUROPEAN, 10, True, False)
 (<Result.BLACKJACK: 'blackjack'>, 25)
 """
@@ -35,14 +35,17 @@ __all__ = [
 ]
 
 
-def hand_result(hand: Hand, dealer: Hand) -> Result:
+def hand_result(hand: Hand, dealer: Hand, rules: Rules) -> Result:
     """A hand's result against the dealer's finished hand.
 
-    A surrender and a bust are settled whatever the dealer holds. A dealer natural beats
-    every other hand and pushes a natural; a natural beats any other dealer hand.
+    A bust is settled whatever the dealer holds, and so is a surrender — but for a late
+    surrender without a peek, which a dealer natural beats (`Rules.surrender_lost_to_natural`).
+    A dealer natural beats every other hand and pushes a natural; a natural beats any
+    other dealer hand.
     """
     if hand.surrendered:
-        return Result.SURRENDER
+        lost = dealer.natural and rules.surrender_lost_to_natural
+        return Result.LOSE if lost else Result.SURRENDER
     total = hand.total
     if total > 21:
         return Result.BUST

@@ -50,7 +50,11 @@ PLAYER_FIELDS: dict[str, Promise] = {
     "max_hands": _("most hands a seat may hold by splitting (1: no split)"),
     "resplit_aces": _("split aces may be split again"),
     "hit_split_aces": _("split aces may take more than one card"),
-    "surrender": _("whether a hand may be given up for half its bet"),
+    "surrender": _(
+        "whether a hand may be given up for half its bet: early (even against a dealer "
+        "natural; only without a peek) or late (a dealer natural the dealer has not "
+        "checked for still takes the whole bet)"
+    ),
     "surrender_vs_ace_or_ten": _("surrender is also offered against an ace or a ten"),
 }
 
@@ -92,6 +96,10 @@ def rules_error_text(error: RulesError) -> str:
     if error.code == "original_bets_with_peek":
         return gettext(
             "original_bets_only only applies when the dealer does not peek (dealer_peeks=false)"
+        )
+    if error.code == "early_surrender_with_peek":
+        return gettext(
+            "early surrender only applies when the dealer does not peek (dealer_peeks=false)"
         )
     if error.code == "resplit_aces_hands":
         return gettext("resplit_aces needs max_hands of 3 or more")

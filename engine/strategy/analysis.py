@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.chart_vocabulary import HITTING_CODES, UP_CARDS, Chart, resolve, up_column
-from engine.rules import Rules
+from engine.rules import Rules, Surrender
 from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions, dealer_paths
 from engine.strategy.hands import HandSet, count_keys, hands_containing
 from engine.values import Action
@@ -429,7 +429,7 @@ class Analysis:
         q = base.hands.index[tuple(counts)]
         total = int(base.hands.total[q])
         norm = 1.0 if raw or not self.peek else float(base.no_natural[q, up])
-        surrender = -0.5 * (float(base.no_natural[q, up]) if self.peek else 1.0)
+        surrender = self._surrender_value(float(base.no_natural[q, up]))
         splits = first == second and self.rules.max_hands >= 2
         return ActionEVs(
             stand=float(base.stand[q, up]) / norm,
@@ -438,6 +438,21 @@ class Analysis:
             split=self.split_ev(first, up) / norm if splits else None,
             surrender=surrender / norm if self.rules.may_surrender(up + 1) else None,
         )
+
+    def _surrender_value(self, no_natural: float) -> float:
+        """Surrendering, unnormalised like every other EV: half the bet lost when the dealer
+        has no natural; when he has one, what surrender loses to it less what every other
+        play loses to it at once (with a peek, the whole bet, which the edge takes off;
+        without one it is already in their values).
+
+        Early surrender loses half the bet to a natural too; late surrender loses it all
+        (`Rules.surrender_lost_to_natural`) — with a peek as much as the others, since a
+        natural ends the round first, so it counts for nothing there (docs/strategy.md).
+        """
+        natural = 1.0 - no_natural
+        lost_to_natural = 0.5 if self.rules.surrender is Surrender.EARLY else 1.0
+        lost_by_the_others = 1.0 if self.peek else 0.0
+        return -0.5 * no_natural + natural * (lost_by_the_others - lost_to_natural)
 
     def multi_card_evs(self) -> dict[tuple[int, ...], tuple[tuple[float, float], ...]]:
         """Stand and hit EVs of every hand of three or more cards under 21, per up card.

@@ -458,6 +458,15 @@ def test_the_hard_tier_plays_the_chart_computed_for_the_rules() -> None:
     assert decisions(AMERICAN) == (Action.DOUBLE, Action.DOUBLE)
 
 
+def test_the_hard_tier_surrenders_as_the_rules_time_it() -> None:
+    # 10,2 against an ace without a peek: giving up half the bet whatever the hole card
+    # beats playing on, but not when a natural there still takes the whole bet.
+    early = deal_hand(EUROPEAN.replace(surrender="early"), ("10", "2"), "A").view()
+    late = deal_hand(EUROPEAN.replace(surrender="late"), ("10", "2"), "A").view()
+    assert SURRENDER in early.legal and SURRENDER in late.legal
+    assert (hard(early), hard(late)) == (SURRENDER, HIT)
+
+
 def _chart_with(row: str, up: str, code: str) -> dict[str, dict[str, str]]:
     """The normal chart with one cell changed."""
     chart = {label: dict(cells) for label, cells in NORMAL_CHART.items()}
@@ -494,6 +503,7 @@ def test_a_chart_bot_plays_ph_as_split_with_double_after_split_else_hit(
     [
         pytest.param(WITH_SURRENDER, None, SURRENDER, id="surrender"),
         pytest.param(WITH_SURRENDER, BET, SURRENDER, id="surrender-without-chips"),
+        pytest.param(EUROPEAN.replace(surrender="early"), None, SURRENDER, id="early-surrender"),
         pytest.param(EUROPEAN, None, SPLIT, id="no-surrender-split"),
         # Neither: the pair plays its total, and hard 16 stands against a 6.
         pytest.param(EUROPEAN, BET, STAND, id="neither-total"),

@@ -73,6 +73,18 @@ def test_surrender_late_on_first_two_cards_against_the_up_cards_the_rules_allow(
     assert SURRENDER not in hand_actions(DELUXE, split, 2, 9, True)
 
 
+def test_early_surrender_is_offered_where_late_is_against_any_up_card_and_not_after_a_split() -> (
+    None
+):
+    early = EUROPEAN.replace(surrender="early")
+    sixteen, split = hand("10s", "6d"), hand("10s", "6d", from_split=True)
+    for up in (1, 9, 10):
+        assert SURRENDER in hand_actions(early, sixteen, 1, up, True)
+        assert SURRENDER not in hand_actions(early, split, 2, up, True)
+    not_against_ten = early.replace(surrender_vs_ace_or_ten=False)
+    assert SURRENDER not in hand_actions(not_against_ten, sixteen, 1, 10, True)
+
+
 def test_double_and_split_are_offered_only_when_the_balance_covers_them() -> None:
     # Deluxe too: its fallback is for a pre-selected action, not for one offered now.
     eights = hand("8s", "8d")

@@ -108,7 +108,8 @@ def random_rules(draw: st.DrawFn) -> Rules:
         double_after_split=draw(st.booleans()),
         max_hands=max_hands,
         resplit_aces=max_hands >= 3 and draw(st.booleans()),
-        surrender=draw(st.sampled_from(list(Surrender))),
+        # Early surrender is decided before any peek: only a game without one has it.
+        surrender=draw(st.sampled_from([s for s in Surrender if not peeks or s != "early"])),
         surrender_vs_ace_or_ten=draw(st.booleans()),
         insurance=draw(st.booleans()),
         short_balance_fallback=draw(st.booleans()),
@@ -284,6 +285,10 @@ def check_payout(rnd: Round, s: StakeSettled, dealer_natural: bool) -> None:
             "surrender": Fraction(1, 2),
         }
         per_chip = hand_pays[s.result]
+        if s.hand is not None and seat.hands[s.hand].surrendered:
+            # Half back, but for a late surrender without a peek, which a natural beats.
+            late_unchecked = rules.surrender == "late" and not rules.dealer_peeks
+            assert s.result == ("lose" if dealer_natural and late_unchecked else "surrender"), s
         if s.result == "lose" and dealer_natural and rules.original_bets_only:
             # Only the original unit goes, on the seat's first hand: doubles, split hands
             # and a bet behind's followed stakes come back.

@@ -313,3 +313,37 @@ def test_a_natural_closes_at_21():
     rnd = Round(EUROPEAN, Shoe.stacked("As 9h Kd 7c"))
     rnd.place_bet(seat=1, amount=BET)
     assert HandClosed(seat=1, hand=0, total=21) in rnd.deal()
+
+
+# Surrender without a peek (issue 13): nobody has checked the hole card when a hand is
+# given up, so the rule says what a dealer natural does to it.
+LATE_SURRENDER = EUROPEAN.replace(surrender="late")
+EARLY_SURRENDER = EUROPEAN.replace(surrender="early")
+
+
+def test_late_surrender_without_a_peek_loses_the_whole_bet_to_a_dealer_natural():
+    rnd = dealt("10s Ah 6d Kc", rules=LATE_SURRENDER)  # 16 against the ace; hole: a king
+    rnd.apply(Action.SURRENDER)
+    assert rnd.outcome().dealer_natural
+    assert hand_results(rnd) == [(1, "lose", -BET)]
+
+
+@pytest.mark.parametrize("rules", [LATE_SURRENDER, EARLY_SURRENDER], ids=["late", "early"])
+def test_surrender_without_a_peek_gets_half_back_when_the_dealer_has_no_natural(rules):
+    rnd = dealt("10s Ah 6d 7c", rules=rules)
+    rnd.apply(Action.SURRENDER)
+    assert hand_results(rnd) == [(1, "surrender", -BET // 2)]
+
+
+def test_early_surrender_gets_half_back_even_against_a_dealer_natural():
+    rnd = dealt("10s Ah 6d Kc", rules=EARLY_SURRENDER)
+    rnd.apply(Action.SURRENDER)
+    assert rnd.outcome().dealer_natural
+    assert hand_results(rnd) == [(1, "surrender", -BET // 2)]
+
+
+def test_late_surrender_under_original_bets_only_still_loses_the_whole_bet_to_a_natural():
+    # The surrendered bet is the original bet, which a natural takes.
+    rnd = dealt("10s Kh 6d Ac", rules=LATE_SURRENDER.replace(original_bets_only=True))
+    rnd.apply(Action.SURRENDER)
+    assert hand_results(rnd) == [(1, "lose", -BET)]

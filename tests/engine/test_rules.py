@@ -169,7 +169,7 @@ def test_a_shoe_is_dealt_at_least_halfway_to_its_cut_card(penetration):
         ("penetration", "1", "penetration must be a fraction from 1/2 to 9/10"),
         ("insurance_pays", "3", "insurance_pays must be exactly 2"),
         ("original_bets_only", "maybe", "original_bets_only must be true or false"),
-        ("surrender", "early", "surrender must be one of: none, late"),
+        ("surrender", "always", "surrender must be one of: none, early, late"),
         ("name", "x" * 41, "name must be 1 to 40 letters, digits, - or _"),
         ("name", "<script>", "name must be 1 to 40 letters, digits, - or _"),
         ("version", "1" * 21, "version must be 1 to 20 letters, digits, ., +, - or _"),
@@ -184,7 +184,7 @@ def test_text_out_of_range_is_refused_quickly_naming_the_field_and_its_range(fie
 
 def test_a_value_of_the_wrong_type_is_refused_like_one_out_of_range():
     for changes in ({"decks": True}, {"decks": 2.0}, {"blackjack_pays": 1.5},
-                    {"dealer_peeks": 1}, {"surrender": "early"}, {"name": 7}):  # fmt: skip
+                    {"dealer_peeks": 1}, {"surrender": "Late"}, {"name": 7}):  # fmt: skip
         with pytest.raises(RulesError, match=f"^{next(iter(changes))} must be "):
             Rules(**changes)
 
@@ -212,6 +212,16 @@ def test_a_contradiction_names_its_fields_in_its_error():
     assert (refused.value.field, refused.value.code) == ("nonsense", "unknown_field")
 
 
+def test_early_surrender_is_refused_where_the_dealer_peeks():
+    # Early surrender is decided before the peek, and a round has no decision there.
+    assert EUROPEAN.with_overrides({"surrender": "early"}).surrender is Surrender.EARLY
+    with pytest.raises(RulesError, match="^early surrender only applies when the dealer does not"):
+        DELUXE.replace(surrender="early")
+    with pytest.raises(RulesError) as refused:
+        EUROPEAN.with_overrides({"surrender": "early", "dealer_peeks": "yes"})
+    assert (refused.value.field, refused.value.code) == ("surrender", "early_surrender_with_peek")
+
+
 @given(value=st.integers(-(10**50), 10**50))
 def test_a_whole_number_typed_as_text_is_held_to_the_same_range(value):
     if 1 <= value <= 8:
@@ -222,10 +232,13 @@ def test_a_whole_number_typed_as_text_is_held_to_the_same_range(value):
 
 
 @pytest.mark.parametrize(("field", "choices"), [
-    ("double_on", {"any_two", "9-11", "10-11"}), ("surrender", {"none", "late"}),
+    ("double_on", {"any_two", "9-11", "10-11"}), ("surrender", {"none", "early", "late"}),
     ("burn", {"none", "first_card_value"}),
 ])  # fmt: skip
-@given(text=st.text(max_size=20) | st.sampled_from(["any_two", "9-11", "10-11", "none", "late"]))
+@given(
+    text=st.text(max_size=20)
+    | st.sampled_from(["any_two", "9-11", "10-11", "none", "early", "late"])
+)
 def test_a_choice_takes_exactly_its_values(field, choices, text):
     if text in choices:
         assert getattr(Rules(**{field: text}), field) == text

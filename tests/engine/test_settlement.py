@@ -10,7 +10,7 @@ import pytest
 from engine.cards import Card, card_code
 from engine.dealer_play import dealer_draws, dealer_must_play
 from engine.hand import Hand
-from engine.rules import EUROPEAN
+from engine.rules import DELUXE, EUROPEAN
 from engine.seat import Seat
 from engine.settlement import (
     hand_result,
@@ -45,15 +45,25 @@ def hand(*cards: str, natural: bool = False) -> Hand:
     ],
 )
 def test_a_hand_against_the_dealer(player: Hand, dealer: Hand, result: Result) -> None:
-    assert hand_result(player, dealer) is result
+    assert hand_result(player, dealer, EUROPEAN) is result
 
 
 def test_a_surrendered_hand_gets_half_back_whatever_the_dealer_holds() -> None:
     surrendered = hand("10s", "6d")
     surrendered.surrendered = True
-    assert hand_result(surrendered, hand("Ac", "Qh", natural=True)) is Result.SURRENDER
+    early = EUROPEAN.replace(surrender="early")
+    assert hand_result(surrendered, hand("Ac", "Qh", natural=True), early) is Result.SURRENDER
+    assert hand_result(surrendered, hand("Ac", "Qh"), DELUXE) is Result.SURRENDER
     assert hand_return(Result.SURRENDER, 10, EUROPEAN, 10, True, True) == 5
     assert hand_return(Result.SURRENDER, 5, EUROPEAN, 5, True, False) == Fraction(5, 2)
+
+
+def test_a_late_surrender_without_a_peek_loses_to_a_dealer_natural() -> None:
+    surrendered = hand("10s", "6d")
+    surrendered.surrendered = True
+    late = EUROPEAN.replace(surrender="late")
+    assert hand_result(surrendered, hand("Ac", "Qh", natural=True), late) is Result.LOSE
+    assert hand_result(surrendered, hand("Ac", "6h"), late) is Result.SURRENDER
 
 
 def test_returns_at_fixed_odds_and_a_natural_at_the_rules_odds() -> None:

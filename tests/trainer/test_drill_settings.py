@@ -131,6 +131,16 @@ def test_a_player_drills_their_own_casinos_rules(client: Client) -> None:
     assert answered.status_code == 302
 
 
+def test_early_surrender_is_accepted_where_the_dealer_does_not_peek(client: Client) -> None:
+    response = client.post(
+        SETTINGS, {"rules_name": "european", "mode": "all", "custom_rules": "surrender=early"}
+    )
+    assert response.status_code == 302
+    client.get(DRILL)
+    drill = Drill.objects.get(answered_at=None)
+    assert (drill.rules_name, drill.rules["surrender"]) == ("european-custom", "early")
+
+
 @pytest.mark.parametrize(
     ("custom", "message"),
     [
@@ -150,6 +160,11 @@ def test_a_player_drills_their_own_casinos_rules(client: Client) -> None:
         ("name=mine", "name is not a rule you can change here"),
         ("perfect_pair_pays=30", "perfect_pair_pays is not a rule you can change here"),
         ("resplit_aces=true, max_hands=2", "resplit_aces needs max_hands of 3 or more"),
+        ("surrender=sometimes", "surrender must be one of: none, early, late"),
+        (
+            "surrender=early, dealer_peeks=yes",
+            "early surrender only applies when the dealer does not peek (dealer_peeks=false)",
+        ),
     ],
 )
 def test_bad_custom_rules_are_shown_and_change_nothing(
@@ -173,7 +188,7 @@ def test_the_form_lists_the_rules_a_player_may_change_with_their_ranges(client: 
         ("max_hands", "a whole number from 1 to 4"),
         ("double_on", "one of: any_two, 9-11, 10-11"),
         ("original_bets_only", "true or false"),
-        ("surrender", "one of: none, late"),
+        ("surrender", "one of: none, early, late"),
     ]:
         line = rf'<dt><code dir="ltr">{field}</code></dt>\s*<dd>[^<]*{range_}'
         assert re.search(line, listing), field
