@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 #: Bump when the analysis changes what it computes, so that stored results are redone.
-ANALYSIS_VERSION = 6
+ANALYSIS_VERSION = 7
 
 #: The rule fields a player's best decisions, their EVs or the edge depend on.
 KEY_FIELDS: tuple[str, ...] = (
