@@ -72,10 +72,8 @@ class Phase(StrEnum):
     VOIDED = "voided"
 
 
-# Members bound to names once: CPython 3.13 does not specialise reading an attribute of a
-# class whose metaclass is not `type` (an enum's is `EnumType`), so each `Phase.X` costs
-# about 220 machine instructions more than a module name. Reading them off the enums in
-# this module costs a simulated round 4% (3,700 instructions; callgrind, 2026-12-01).
+# Members bound to names once: CPython 3.13 does not cache reading a member off an enum
+# class, and reading them there costs a simulated round 5% (docs/performance.md).
 BETTING, INSURANCE, PLAYER_TURNS, SETTLED, VOIDED = Phase
 HIT, STAND, DOUBLE, SPLIT, SURRENDER, INSURE, NO_INSURANCE = Action
 _SEAT_NUMBER = attrgetter("number")
