@@ -74,17 +74,17 @@ def hand_return(
     dealer natural takes only that: from the seat's first hand (``first_hand``) its
     original unit, from the hands later split off nothing.
     """
-    if result is Result.LOSE and dealer_natural and rules.original_bets_only:
-        return stake - unit if first_hand else stake
+    if result is Result.WIN:
+        return 2 * stake
+    if result is Result.PUSH:
+        return stake
     if result is Result.BLACKJACK:
         odds = rules.blackjack_pays
         return scaled(stake, odds.numerator + odds.denominator, odds.denominator)
     if result is Result.SURRENDER:
         return scaled(stake, 1, 2)
-    if result is Result.WIN:
-        return 2 * stake
-    if result is Result.PUSH:
-        return stake
+    if result is Result.LOSE and dealer_natural and rules.original_bets_only:
+        return stake - unit if first_hand else stake
     return 0  # a loss or a bust
 
 
