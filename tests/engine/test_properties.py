@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import event as note_statistic
 from hypothesis import strategies as st
 
 from engine import (
@@ -402,6 +403,7 @@ def test_every_round_ends(data: st.DataObject) -> None:
     decisions = 0
     while rnd.phase in DECIDING:
         assert decisions < MAX_DECISIONS, "the round is still waiting for a decision"
+        note_statistic(f"a decision in phase {rnd.phase.value}")  # --hypothesis-show-statistics
         preselect(data, rnd)
         turn = rnd.turn
         assert turn is not None
