@@ -783,7 +783,7 @@ class Round:
                     result, paid = settlement.insurance_return(
                         behind.insurance, rules, dealer_natural
                     )
-                    self._record(seat, None, behind.owner, StakeKind.BEHIND_INSURANCE, result,
+                    self._record(seat, None, behind.owner, StakeKind.INSURANCE, result,
                                  behind.insurance, paid, behind.amount)  # fmt: skip
             if seat.pair_bets:
                 result = settlement.pair_result(*self._first_two_cards(seat))
@@ -916,7 +916,7 @@ class Round:
                              insurance, bet)  # fmt: skip
             for behind in seat.behind:
                 if behind.insurance:
-                    self._record(seat, None, behind.owner, StakeKind.BEHIND_INSURANCE, void,
+                    self._record(seat, None, behind.owner, StakeKind.INSURANCE, void,
                                  behind.insurance, behind.insurance, behind.amount)  # fmt: skip
             for owner, amount in seat.pair_bets:
                 self._record(seat, None, owner, StakeKind.PAIR, void, amount, amount, amount)

@@ -267,7 +267,7 @@ def test_each_stake_is_settled_with_its_kind_seat_and_owner_for_the_bet_history(
         (3, "ann", "hand", 20, 20),
         (3, "bob", "behind", 10, 10),
         (3, "ann", "insurance", 10, -10),
-        (3, "bob", "behind_insurance", 5, -5),
+        (3, "bob", "insurance", 5, -5),
         (3, "bob", "pair", 10, 60),  # 10s 10d: same rank, black and red: mixed, 6:1
     ]
 

@@ -286,9 +286,10 @@ def check_payout(rnd: Round, s: StakeSettled, dealer_natural: bool) -> None:
             hand = seat.hands[s.hand]
             assert s.owner == seat.owner
             assert s.staked == seat.bet * (2 if hand.doubled else 1)
-    elif s.kind in ("insurance", "behind_insurance"):
+    elif s.kind == "insurance":
+        # The seat holder's on the seat bet, or a bettor behind's on their own stake.
         bettors = {behind.owner: behind.amount for behind in seat.behind}
-        bet = seat.bet if s.kind == "insurance" else bettors[s.owner]
+        bet = seat.bet if s.owner == seat.owner else bettors[s.owner]
         assert s.staked == Fraction(bet, 2)
         per_chip = 1 + rules.insurance_pays if dealer_natural else 0
         assert s.result == ("win" if dealer_natural else "lose")
