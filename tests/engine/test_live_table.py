@@ -355,3 +355,22 @@ def test_the_table_goes_through_json_mid_decision_with_its_deadline_and_plays_on
     for each in (table, copy):
         each.advance(30.0)
     assert copy == table and copy.balances["ann"] == 120
+
+
+def test_leaving_in_the_betting_window_frees_the_seat_and_returns_the_bets_on_it():
+    table = seated(live(), ("ann", 3), ("bob", 5))
+    table.buy_in("carl", 100, now=0.0)
+    table.bet_behind("carl", 3, 10, now=1.0)
+    table.pair_bet("carl", 3, 20, now=1.0)
+    table.leave("ann", 3, now=2.0)
+    assert 3 not in table.holders and table.public("carl").committed == 0
+    assert kinds(table.notices) == ["left", "behind_returned", "pair_returned"]
+
+
+def test_clearing_ones_bets_withdraws_every_bet_of_the_window():
+    table = seated(live(), ("ann", 3), ("bob", 5))
+    table.bet("ann", 3, 20, now=1.0)
+    table.bet_behind("ann", 5, 10, now=1.0)
+    assert table.public("ann").committed == 30
+    table.clear_bets("ann", now=2.0)
+    assert table.public("ann").committed == 0 and table.stage is Stage.BETTING
