@@ -10,8 +10,8 @@ caller only ever waits on the player.
 >>> table = Table.new(EUROPEAN, player_seat=2, bots=[BotSeat(1, "easy")], bankroll=100,
 ...                   shoe=Shoe.stacked("10s 10h 6d 6c 7s 10d 2d 9h"))
 >>> table.deal(20)
->>> table.round.turn   # the easy bot in seat 1 hit its 16 (the 2d) and stood on 18
-Turn(seat=2, hand=0, owner='player')
+>>> table.round.turn.seat   # the easy bot in seat 1 hit its 16 (the 2d) and stood on 18
+2
 >>> table.act("stand")   # the dealer turns 16 and busts with the 9h
 >>> table.balances, table.round.phase.value
 ({'player': 120, 'bot 1': 110}, 'settled')
@@ -289,8 +289,10 @@ class Table:
 
     @property
     def players_turn(self) -> bool:
-        """The round waits on a decision of the player's."""
-        return self.in_play and self.round is not None and self.round.turn is not None
+        """The round waits on a decision of the player's: on their seat, or as a bettor
+        behind a bot (`Turn.of_bettor_behind`)."""
+        turn = self.round.turn if self.in_play and self.round is not None else None
+        return turn is not None and turn.owner == PLAYER
 
     def deal(
         self,
@@ -344,7 +346,7 @@ class Table:
         """
         if not self.players_turn or self.round is None:
             raise IllegalActionError(self._why_not_your_turn())
-        self.round.apply(action, seat=self.player_seat)
+        self.round.apply(action, owner=PLAYER)
         self._play_bots()
 
     def _why_not_your_turn(self) -> str:
@@ -357,6 +359,7 @@ class Table:
         assert rnd is not None
         tiers = {bot.seat: BOTS[bot.tier] for bot in self.bots}
         while (turn := rnd.turn) is not None and turn.owner != PLAYER:
+            # Bots never bet behind: a bot's turn is always on its own seat.
             rnd.apply(tiers[turn.seat](rnd.view()))
 
     def public(self) -> PublicTable:
