@@ -78,7 +78,7 @@ class Phase(StrEnum):
 
 
 # Members bound to names once: CPython 3.13 does not cache reading a member off an enum
-# class, and reading them there costs a simulated round 5% (docs/performance.md).
+# class, and reading them there costs a simulated round 4% (docs/performance.md).
 BETTING, INSURANCE, PLAYER_TURNS, FOLLOW, SETTLED, VOIDED = Phase
 HIT, STAND, DOUBLE, SPLIT, SURRENDER, INSURE, NO_INSURANCE, FOLLOW_IT, NO_FOLLOW = Action
 HAND_DECISION = Decision.HAND

@@ -41,6 +41,16 @@ class Decision(StrEnum):
     FOLLOW_DOUBLE = "follow_double"
     FOLLOW_SPLIT = "follow_split"
 
+    @property
+    def by_holder(self) -> bool:
+        """Made by the seat's holder (a hand, insurance) rather than by a bettor behind:
+        the decisions a strategy chart grades.
+
+        >>> Decision.INSURANCE.by_holder, Decision.FOLLOW_DOUBLE.by_holder
+        (True, False)
+        """
+        return self in (Decision.HAND, Decision.INSURANCE)
+
 
 class Result(StrEnum):
     """How a stake was settled."""

@@ -189,6 +189,12 @@ class PracticeTable:
         any.
         """
         view = self._table.view()
+        if not view.decision.by_holder:
+            # A decision of the player's bet behind a bot (insure it, follow a double or a
+            # split): no strategy chart grades it.
+            self._table.act(action)
+            self._close_round_if_over()
+            return
         if self.held_action:
             if action != self.held_action:
                 raise TableRefused(_("Take your play back or make it anyway first."))

@@ -32,7 +32,7 @@ from engine.events import (
 )
 from engine.hand import hand_value
 from engine.table import PLAYER, PublicTable
-from engine.values import Action
+from engine.values import Action, Decision
 from trainer.bidi import ltr, signed
 from trainer.drill_view import ACTION_BUTTONS, CardFace
 from trainer.models import Drill
@@ -66,7 +66,20 @@ INSURANCE_BUTTONS: dict[Action, tuple[Promise, str]] = {
     Action.INSURE: (gettext_lazy("Insure"), "i"),
     Action.NO_INSURANCE: (gettext_lazy("No insurance"), "n"),
 }
-BUTTONS = {**ACTION_BUTTONS, **INSURANCE_BUTTONS}
+#: The question a decision of the player's bet behind a bot's seat asks.
+BEHIND_PROMPTS: dict[Decision, Promise] = {
+    Decision.BEHIND_INSURANCE: gettext_lazy("Insure your bet behind seat %(number)s?"),
+    Decision.FOLLOW_DOUBLE: gettext_lazy("Seat %(number)s doubles: double your bet behind it too?"),
+    Decision.FOLLOW_SPLIT: gettext_lazy(
+        "Seat %(number)s splits: put as much again behind its second hand?"
+    ),
+}
+#: A bettor behind a seat that doubles or splits: stake as much again with it, or not.
+FOLLOW_BUTTONS: dict[Action, tuple[Promise, str]] = {
+    Action.FOLLOW: (gettext_lazy("Follow"), "f"),
+    Action.NO_FOLLOW: (gettext_lazy("Don't follow"), "n"),
+}
+BUTTONS = {**ACTION_BUTTONS, **INSURANCE_BUTTONS, **FOLLOW_BUTTONS}
 
 
 @dataclass(frozen=True)
@@ -175,6 +188,8 @@ class TableView:
     bets_behind: bool
     step: int
     choices: tuple[Choice, ...]
+    #: What the decision awaited asks, when it is a bet behind's rather than the seat's own.
+    behind_prompt: str | None
     hint: Choice | None
     held: Mistake | None
     hints: bool
@@ -193,9 +208,12 @@ class TableView:
         decision = table.decision
         choices: tuple[Choice, ...] = ()
         hint = None
+        behind_prompt = None
         if decision is not None:
             choices = tuple(Choice(action.value, *BUTTONS[action]) for action in decision.legal)
-            if shown.hint_bot is not None:
+            if not decision.decision.by_holder:
+                behind_prompt = BEHIND_PROMPTS[decision.decision] % {"number": decision.seat}
+            elif shown.hint_bot is not None:
                 best = shown.hint_bot(decision)
                 hint = Choice(best.value, *BUTTONS[best])
         story = tell(history, names)
@@ -234,6 +252,7 @@ class TableView:
             minimum=table.limits.minimum,
             maximum=table.limits.maximum,
             choices=choices,
+            behind_prompt=behind_prompt,
             hint=hint,
             held=_held(shown.held) if shown.held is not None else None,
             hints=session.hints,

@@ -17,7 +17,7 @@ from tests.trainer.test_practice_views import (
     text,
     words,
 )
-from trainer.models import PracticeRound, PracticeSession
+from trainer.models import Drill, PracticeRound, PracticeSession
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as Response
@@ -107,3 +107,32 @@ def start_european(client: Client) -> PracticeSession:
     data["seat_2"] = "easy"
     client.post("/practice/", data)
     return PracticeSession.objects.get(ended_at__isnull=True)
+
+
+# Deluxe, you in seat 1 and a hard bot in seat 2. Deal: you 10s, bot 5h, up 6d, you 9c
+# (19), bot 6c (11), hole 10h (16; no peek under a 6). You stand; the bot doubles 11
+# against a 6 and you, 20 behind it, are asked whether to follow before its card comes:
+# 9s gives it 20. The dealer's 16 draws Kd and busts. Your 19 wins 10; the stake behind
+# wins 40 if it followed (doubled to 40), 20 if not (the third card counts as a hit).
+BOT_DOUBLES = "10s 5h 6d 9c 6c 10h 9s Kd 9d 9h"
+
+
+@pytest.mark.parametrize(("answer", "won"), [("follow", 50), ("no_follow", 30)])
+def test_a_bet_behind_a_doubling_bot_asks_whether_to_follow(
+    client: Client, answer: str, won: int
+) -> None:
+    data = {"rules": "deluxe", "bankroll": "1000", "shoe": BOT_DOUBLES}
+    client.post("/practice/", {**data, "seat_1": "you", "seat_2": "hard", "hints": "on"})
+    session = PracticeSession.objects.get()
+    deal(client, session, behind_2=20)
+    asked = words(send(client, session, "act", action="stand"))
+
+    assert "Seat 2 doubles: double your bet behind it too?" in asked
+    assert 'value="follow"' in text(send(client, session, "act", action="hit", version=0))
+    assert "Hint:" not in asked  # the strategy chart has no play for a bet behind
+    shown = words(send(client, session, "act", action=answer))
+    assert f"Round over: +{won} chips for you." in shown
+    session.refresh_from_db()
+    assert session.balance == 1000 + won
+    # Your stand was graded; the answer for the bet behind is no strategy decision.
+    assert [d.action for d in Drill.objects.filter(practice_round__session=session)] == ["stand"]
