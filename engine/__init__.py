@@ -17,6 +17,7 @@ from engine.chart_vocabulary import Chart
 from engine.errors import EngineError, IllegalActionError, RulesError, ShoeError, StateError
 from engine.events import (
     ActionTaken,
+    BehindDecided,
     CardDealt,
     DealerPeeked,
     Event,
@@ -42,7 +43,7 @@ from engine.rules import (
 )
 from engine.shoe import Shoe
 from engine.simulate import SimulationResult, simulate
-from engine.values import Action, Result, StakeKind
+from engine.values import Action, Decision, Result, StakeKind
 from engine.view import PlayerView
 
 __all__ = [
@@ -57,12 +58,14 @@ __all__ = [
     "SUITS",
     "Action",
     "ActionTaken",
+    "BehindDecided",
     "Bot",
     "Burn",
     "Card",
     "CardDealt",
     "Chart",
     "DealerPeeked",
+    "Decision",
     "DoubleOn",
     "EngineError",
     "Event",

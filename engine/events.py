@@ -24,6 +24,7 @@ from engine.values import Action, Result, StakeKind
 __all__ = [
     "DEALER",
     "ActionTaken",
+    "BehindDecided",
     "CardDealt",
     "DealerPeeked",
     "Event",
@@ -83,6 +84,21 @@ class ActionTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class BehindDecided:
+    """A bettor behind a seat decided: insurance for their stake (``hand`` None:
+    `Action.INSURE` or `Action.NO_INSURANCE`), or whether to follow the seat's double or
+    split of ``hand`` (`Action.FOLLOW` or `Action.NO_FOLLOW`). ``behind`` is the bet's
+    place among the seat's bets behind, in the order they were placed. A bettor whose
+    balance cannot cover the decision is not asked: the default, no, is recorded."""
+
+    seat: int
+    hand: int | None
+    behind: int
+    owner: str
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
 class HandSplit:
     """A hand became two: the new one is ``hand + 1``."""
 
@@ -139,6 +155,7 @@ Event = (
     | DealerPeeked
     | HoleCardRevealed
     | ActionTaken
+    | BehindDecided
     | HandSplit
     | HandClosed
     | StakeSettled

@@ -29,8 +29,10 @@ from engine.rules import Rules, Surrender
 from engine.values import Action
 
 __all__ = [
+    "behind_refusal",
     "carried_out",
     "effective_action",
+    "follow_actions",
     "hand_actions",
     "hand_refusal",
     "insurance_actions",
@@ -182,3 +184,21 @@ def insurance_refusal(action: Action) -> str:
     if action is Action.INSURE:
         return "your balance does not cover insurance"
     return "first decide on insurance"
+
+
+def follow_actions(covered: bool) -> tuple[Action, ...]:
+    """A bettor behind a seat that doubles or splits may follow with as much again when
+    their balance ``covered`` it; not following is always allowed (the default)."""
+    return (Action.FOLLOW, Action.NO_FOLLOW) if covered else (Action.NO_FOLLOW,)
+
+
+def behind_refusal(action: Action, insurance: bool) -> str:
+    """Why ``action`` is refused from a bettor behind, whose decision is ``insurance``
+    or whether to follow a double or split."""
+    if insurance:
+        if action is Action.INSURE:
+            return "your balance does not cover insurance"
+        return "first decide on insurance"
+    if action is Action.FOLLOW:
+        return "your balance does not cover following"
+    return "first decide whether to follow"

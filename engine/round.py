@@ -1,7 +1,8 @@
 """One round of blackjack as an explicit state machine, with its history.
 
 Phases: betting → (dealing) → insurance, if offered → player turns, seat by seat and hand
-by hand → (dealer) → settled. Dealing, the dealer's play and settlement run by themselves;
+by hand, paused to ask the bettors behind a seat that doubles or splits whether they
+follow → (dealer) → settled. Dealing, the dealer's play and settlement run by themselves;
 the phases a caller can observe between calls are `Phase` members. The rules the round
 follows live in their own modules: what may be done (`engine.legality`), how the dealer
 draws (`engine.dealer_play`), what each stake wins (`engine.settlement`).
@@ -36,6 +37,7 @@ from engine.errors import IllegalActionError, StateError
 from engine.events import (
     DEALER,
     ActionTaken,
+    BehindDecided,
     CardDealt,
     DealerPeeked,
     Event,
@@ -58,24 +60,28 @@ from engine.round_codec import (
 from engine.rules import Rules
 from engine.seat import BehindBet, Seat, paired_bet
 from engine.shoe import Shoe
-from engine.values import Action, Result, StakeKind
+from engine.values import Action, Decision, Result, StakeKind
 from engine.view import PlayerView
 
-__all__ = ["Action", "Outcome", "Phase", "Round", "Turn"]
+__all__ = ["Action", "Decision", "Outcome", "Phase", "Round", "Turn"]
 
 
 class Phase(StrEnum):
     BETTING = "betting"
     INSURANCE = "insurance"
     PLAYER_TURNS = "player_turns"
+    #: A seat has doubled or split: the bettors behind it decide whether to follow, one
+    #: after another, before the double's card or the split's second card is dealt.
+    FOLLOW = "follow"
     SETTLED = "settled"
     VOIDED = "voided"
 
 
 # Members bound to names once: CPython 3.13 does not cache reading a member off an enum
 # class, and reading them there costs a simulated round 5% (docs/performance.md).
-BETTING, INSURANCE, PLAYER_TURNS, SETTLED, VOIDED = Phase
-HIT, STAND, DOUBLE, SPLIT, SURRENDER, INSURE, NO_INSURANCE = Action
+BETTING, INSURANCE, PLAYER_TURNS, FOLLOW, SETTLED, VOIDED = Phase
+HIT, STAND, DOUBLE, SPLIT, SURRENDER, INSURE, NO_INSURANCE, FOLLOW_IT, NO_FOLLOW = Action
+HAND_DECISION = Decision.HAND
 _SEAT_NUMBER = attrgetter("number")
 
 
@@ -90,11 +96,24 @@ def _as_action(action: Action | str) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """Whose decision the round waits for: a seat's hand, or its insurance (hand None)."""
+    """Whose decision the round waits for, and of what kind.
+
+    ``seat`` is the seat the decision is about and ``hand`` its hand (None for
+    insurance). ``owner`` decides: the seat's holder, or for a decision of a bettor
+    behind (`Decision.BEHIND_INSURANCE`, `FOLLOW_DOUBLE`, `FOLLOW_SPLIT`) that bettor,
+    ``behind`` then being the bet's place among the seat's bets behind (order placed).
+    """
 
     seat: int
     hand: int | None
     owner: str
+    decision: Decision = Decision.HAND
+    behind: int | None = None
+
+    @property
+    def of_bettor_behind(self) -> bool:
+        """The decision is a bettor behind's (its default is no), not the seat holder's."""
+        return self.behind is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +144,9 @@ class Round:
     """
 
     __slots__ = (
+        "_behind_index",
         "_dealer",
+        "_following",
         "_hand_index",
         "_legal",
         "_nets",
@@ -161,6 +182,10 @@ class Round:
         #: Whose turn it is: indexes into `seats` and that seat's hands.
         self._seat_index = 0
         self._hand_index = 0
+        #: Whose decision on that seat: None the holder's, else the index of a bet behind it.
+        self._behind_index: int | None = None
+        #: In the FOLLOW phase, what the seat did (DOUBLE or SPLIT) that its bettors follow.
+        self._following: Action | None = None
         #: The legal actions of the awaited decision, once asked; reset by every change.
         self._legal: tuple[Action, ...] | None = None
 
@@ -230,16 +255,10 @@ class Round:
         self._take(owner, amount)
         target.pair_bets = [*target.pair_bets, (owner, amount)]
 
-    def place_bet_behind(
-        self,
-        *,
-        seat: int,
-        amount: int,
-        owner: str,
-        follow_double: bool = False,
-        follow_split: bool = False,
-    ) -> None:
-        """A stake that wins or loses with another player's seat."""
+    def place_bet_behind(self, *, seat: int, amount: int, owner: str) -> None:
+        """A stake that wins or loses with another player's seat. Its bettor is asked
+        for insurance when insurance is offered, and whether to follow when the seat
+        doubles or splits (RULES.md §2: no, unless answered yes and affordable)."""
         self._check_betting(amount)
         if not self.rules.bet_behind:
             raise IllegalActionError("this table has no bet behind")
@@ -247,8 +266,7 @@ class Round:
         if target.owner == owner:
             raise IllegalActionError("you cannot bet behind your own seat")
         self._take(owner, amount)
-        bet = BehindBet(owner, amount, follow_double=follow_double, follow_split=follow_split)
-        target.behind = [*target.behind, bet]
+        target.behind = [*target.behind, BehindBet(owner, amount)]
 
     def _check_betting(self, amount: int) -> None:
         if self.phase is not BETTING:
@@ -306,6 +324,7 @@ class Round:
         if self.rules.insurance and POINTS[up] == 1:
             self.phase = INSURANCE
             self._seat_index = 0
+            self._behind_index = None
             self._legal = None
         else:
             self._after_insurance()
@@ -336,13 +355,21 @@ class Round:
     @property
     def turn(self) -> Turn | None:
         """Whose decision is awaited, or None when none is."""
-        if self.phase is PLAYER_TURNS:
+        phase = self.phase
+        if phase is PLAYER_TURNS:
             seat = self.seats[self._seat_index]
             return Turn(seat.number, self._hand_index, seat.owner)
-        if self.phase is INSURANCE:
-            seat = self.seats[self._seat_index]
-            return Turn(seat.number, None, seat.owner)
-        return None
+        if phase is not INSURANCE and phase is not FOLLOW:
+            return None
+        seat = self.seats[self._seat_index]
+        behind = self._behind_index
+        if behind is None:
+            return Turn(seat.number, None, seat.owner, Decision.INSURANCE)
+        bettor = seat.behind[behind].owner
+        if phase is INSURANCE:
+            return Turn(seat.number, None, bettor, Decision.BEHIND_INSURANCE, behind)
+        decision = Decision.FOLLOW_DOUBLE if self._following is DOUBLE else Decision.FOLLOW_SPLIT
+        return Turn(seat.number, self._hand_index, bettor, decision, behind)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the awaited decision may take, in a fixed order (empty if none)."""
@@ -356,46 +383,77 @@ class Round:
             legal = legality.hand_actions(self.rules, hand, len(seat.hands), up_points, covered)
         elif self.phase is INSURANCE:
             seat = self.seats[self._seat_index]
-            legal = legality.insurance_actions(self._can_cover(seat.owner, scaled(seat.bet, 1, 2)))
+            if self._behind_index is None:
+                owner, half = seat.owner, scaled(seat.bet, 1, 2)
+            else:
+                behind = seat.behind[self._behind_index]
+                owner, half = behind.owner, scaled(behind.amount, 1, 2)
+            legal = legality.insurance_actions(self._can_cover(owner, half))
+        elif self.phase is FOLLOW:
+            behind = self.seats[self._seat_index].behind[self._behind_index or 0]
+            legal = legality.follow_actions(self._can_cover(behind.owner, behind.amount))
         else:
             legal = ()
         self._legal = legal
         return legal
 
-    def verify(self, action: Action | str, *, seat: int | None = None) -> Action:
+    def verify(
+        self, action: Action | str, *, seat: int | None = None, owner: str | None = None
+    ) -> Action:
         """The action as an `Action` if it is legal now, else `IllegalActionError` saying
-        why, in words fit to show a player."""
+        why, in words fit to show a player. ``seat`` and ``owner``, when given, must be
+        the awaited decision's (`turn`)."""
         action = _as_action(action)
         if self.phase is BETTING:
             raise IllegalActionError("the cards have not been dealt yet")
-        if self.phase not in (PLAYER_TURNS, INSURANCE):
+        turn = self.turn
+        if turn is None:
             raise IllegalActionError("this round is over")
-        current = self.seats[self._seat_index]
-        if seat is not None and seat != current.number:
-            raise IllegalActionError(f"it is seat {current.number}'s turn, not seat {seat}'s")
+        if owner is not None and owner != turn.owner:
+            raise IllegalActionError("it is not your turn")
+        if seat is not None and seat != turn.seat:
+            raise IllegalActionError(f"it is seat {turn.seat}'s turn, not seat {seat}'s")
         if action in self.legal_actions():
             return action
+        if turn.of_bettor_behind:
+            insurance = turn.decision is Decision.BEHIND_INSURANCE
+            raise IllegalActionError(legality.behind_refusal(action, insurance))
+        current = self.seats[self._seat_index]
         if self.phase is INSURANCE:
             raise IllegalActionError(legality.insurance_refusal(action))
         hand = current.hands[self._hand_index]
         covered = self._can_cover(current.owner, current.bet)
         raise IllegalActionError(legality.hand_refusal(action, self.rules, hand, covered))
 
-    def apply(self, action: Action | str, *, seat: int | None = None) -> list[Event]:
-        """Take a decision and everything it sets off (pre-selected actions of the seats
-        whose turn it brings included); returns what happened.
+    def apply(
+        self, action: Action | str, *, seat: int | None = None, owner: str | None = None
+    ) -> list[Event]:
+        """Take the awaited decision (`turn`) and everything it sets off (pre-selected
+        actions of the seats whose turn it brings included); returns what happened.
+        ``seat`` and ``owner``, when given, must be the turn's.
 
         An illegal action raises `IllegalActionError` and changes nothing.
         """
-        action = self.verify(action, seat=seat)
+        action = self.verify(action, seat=seat, owner=owner)
         start = len(self.log)
         self._legal = None
         current = self.seats[self._seat_index]
         if self.phase is INSURANCE:
             self._decide_insurance(current, action)
+        elif self.phase is FOLLOW:
+            self._decide_follow(current, action)
         else:
             self._play(current, action, action)
         self._carry_out_preselected()
+        return self.log[start:]
+
+    def decline_behind(self) -> list[Event]:
+        """Answer no to every decision of a bettor behind awaited now, one after another,
+        up to the next decision of a seat's holder (for a deadline: no is the default);
+        returns what happened."""
+        start = len(self.log)
+        while (turn := self.turn) is not None and turn.of_bettor_behind:
+            self.apply(NO_INSURANCE if self.phase is INSURANCE else NO_FOLLOW)
         return self.log[start:]
 
     def _play(self, current: Seat, action: Action, effective: Action) -> None:
@@ -416,7 +474,9 @@ class Round:
         else:
             hand.surrendered = True
             self._close(current, index, hand)
-        if current.hands[index].closed:  # after a split: the first of the two hands
+        if effective in (DOUBLE, SPLIT):
+            return  # `_followed` plays on, once the bettors behind have decided
+        if hand.closed:
             self._advance()
 
     # Pre-selection ---------------------------------------------------------------------
@@ -425,7 +485,7 @@ class Round:
         """What the seat may pre-select now (`preselect`): empty unless the cards are
         dealt and its turn is still to come."""
         target = self._occupied(seat)
-        if self.phase is PLAYER_TURNS:
+        if self.phase in (PLAYER_TURNS, FOLLOW):
             if self.seats.index(target) <= self._seat_index:
                 return ()
         elif self.phase is not INSURANCE:
@@ -463,7 +523,7 @@ class Round:
         action = _as_action(action)
         allowed = self.preselect_actions(seat)
         if action not in allowed:
-            if self.phase not in (PLAYER_TURNS, INSURANCE):
+            if self.phase not in (PLAYER_TURNS, INSURANCE, FOLLOW):
                 raise IllegalActionError("there is no turn to come in this round")
             if target.hands[0].closed:
                 raise IllegalActionError("a natural takes no decision")
@@ -500,10 +560,13 @@ class Round:
     def auto_play(self) -> list[Event]:
         """The decision taken for a player who timed out or left (Deluxe rules).
 
-        Insurance is declined; a hand hits while its total is 11 or less, then stands.
+        Insurance is declined, and so is following a double or split; a hand hits while
+        its total is 11 or less, then stands.
         """
         if self.phase is INSURANCE:
             return self.apply(NO_INSURANCE)
+        if self.phase is FOLLOW:
+            return self.apply(NO_FOLLOW)
         if self.turn is None:
             raise IllegalActionError("no decision is awaited")
         hand = self.seats[self._seat_index].hands[self._hand_index]
@@ -511,16 +574,64 @@ class Round:
         return self.apply(HIT if hits else STAND)
 
     def _decide_insurance(self, seat: Seat, action: Action) -> None:
+        """The awaited insurance decision — the seat holder's, or a bettor behind's —
+        then the next one: each seat's holder, then its bettors behind in the order
+        their bets were placed."""
         stake: Chips = 0
+        index = self._behind_index
+        if index is None:
+            if action is INSURE:
+                stake = scaled(seat.bet, 1, 2)
+                self._take(seat.owner, stake)
+            seat.insurance = stake
+            if self.keeps_history:
+                self.log.append(ActionTaken(seat.number, None, action, action))
+        else:
+            self._decide_behind(seat, index, None, action)
+        self._next_behind(seat, -1 if index is None else index)
+        if self._behind_index is None:  # the seat's bettors behind are done: the next seat
+            self._seat_index += 1
+            if self._seat_index >= len(self.seats):
+                self._after_insurance()
+
+    def _decide_behind(self, seat: Seat, index: int, hand: int | None, action: Action) -> None:
+        """A bettor behind's decision: insurance on their stake (``hand`` None) or
+        following the seat's double or split of ``hand``."""
+        behind = seat.behind[index]
         if action is INSURE:
-            stake = scaled(seat.bet, 1, 2)
-            self._take(seat.owner, stake)
-        seat.insurance = stake
+            behind.insurance = scaled(behind.amount, 1, 2)
+            self._take(behind.owner, behind.insurance)
+        elif action is NO_INSURANCE:
+            behind.insurance = 0
+        elif action is FOLLOW_IT:
+            assert hand is not None
+            self._take(behind.owner, behind.amount)
+            if self._following is DOUBLE:
+                behind.stakes[hand] += behind.amount
+            else:
+                behind.stakes[hand + 1] = behind.amount
         if self.keeps_history:
-            self.log.append(ActionTaken(seat.number, None, action, action))
-        self._seat_index += 1
-        if self._seat_index >= len(self.seats):
-            self._after_insurance()
+            self.log.append(BehindDecided(seat.number, hand, index, behind.owner, action))
+
+    def _next_behind(self, seat: Seat, after: int) -> None:
+        """Move the awaited decision to the next bet behind the seat after ``after`` that
+        has a decision to make, answering no for each bettor who cannot afford yes
+        (RULES.md §2: the default applies); None when there is none left."""
+        insurance = self.phase is INSURANCE
+        hand = None if insurance else self._hand_index
+        for index in range(after + 1, len(seat.behind)):
+            behind = seat.behind[index]
+            if insurance:
+                cost = scaled(behind.amount, 1, 2)
+            elif behind.stakes[self._hand_index]:
+                cost = behind.amount
+            else:
+                continue  # nothing of theirs rides on the hand (a split not followed)
+            if self._can_cover(behind.owner, cost):
+                self._behind_index = index
+                return
+            self._decide_behind(seat, index, hand, NO_INSURANCE if insurance else NO_FOLLOW)
+        self._behind_index = None
 
     def _hit(self, seat: Seat, index: int, hand: Hand) -> None:
         self._deal_to(seat, index, hand)
@@ -531,16 +642,42 @@ class Round:
         self._take(seat.owner, seat.bet)
         hand.stake += seat.bet
         hand.doubled = True
-        for behind in seat.behind:
-            if (
-                behind.follow_double
-                and behind.stakes[index]
-                and self._can_cover(behind.owner, behind.amount)
-            ):
-                self._take(behind.owner, behind.amount)
-                behind.stakes[index] += behind.amount
-        self._deal_to(seat, index, hand)
-        self._close(seat, index, hand)
+        self._ask_to_follow(seat, DOUBLE)
+
+    def _ask_to_follow(self, seat: Seat, action: Action) -> None:
+        """Ask the bettors behind the seat, one after another, whether they follow its
+        double or split of the hand in turn (the FOLLOW phase); with nobody to ask, the
+        card is dealt at once."""
+        self._following = action
+        self._next_behind(seat, -1)
+        if self._behind_index is None:
+            self._followed(seat)
+        else:
+            self.phase = FOLLOW
+
+    def _decide_follow(self, seat: Seat, action: Action) -> None:
+        index = self._behind_index
+        assert index is not None
+        self._decide_behind(seat, index, self._hand_index, action)
+        self._next_behind(seat, index)
+        if self._behind_index is None:
+            self.phase = PLAYER_TURNS
+            self._followed(seat)
+
+    def _followed(self, seat: Seat) -> None:
+        """Every bettor behind has decided: deal the double's card, or the first split
+        hand's second card, and play on."""
+        index = self._hand_index
+        hand = seat.hands[index]
+        doubled = self._following is DOUBLE
+        self._following = None
+        if doubled:
+            self._deal_to(seat, index, hand)
+            self._close(seat, index, hand)
+        else:
+            self._second_card(seat, index, hand)
+        if hand.closed:
+            self._advance()
 
     def _split(self, seat: Seat, index: int, hand: Hand) -> None:
         self._take(seat.owner, seat.bet)
@@ -554,17 +691,10 @@ class Round:
             new.split_aces = aces
         seat.hands[index : index + 1] = [left, right]
         for behind in seat.behind:
-            follows = (
-                behind.follow_split
-                and behind.stakes[index]
-                and self._can_cover(behind.owner, behind.amount)
-            )
-            if follows:
-                self._take(behind.owner, behind.amount)
-            behind.stakes.insert(index + 1, behind.amount if follows else 0)
+            behind.stakes.insert(index + 1, 0)  # until the bettor follows
         if self.keeps_history:
             self.log.append(HandSplit(seat.number, index))
-        self._second_card(seat, index, left)
+        self._ask_to_follow(seat, SPLIT)
 
     def _second_card(self, seat: Seat, index: int, hand: Hand) -> None:
         """A split hand's second card, dealt when play reaches the hand; split aces then
@@ -644,6 +774,13 @@ class Round:
                 result, paid = settlement.insurance_return(seat.insurance, rules, dealer_natural)
                 self._record(seat, None, seat.owner, StakeKind.INSURANCE, result,
                              seat.insurance, paid, seat.bet)  # fmt: skip
+            for behind in seat.behind:
+                if behind.insurance:
+                    result, paid = settlement.insurance_return(
+                        behind.insurance, rules, dealer_natural
+                    )
+                    self._record(seat, None, behind.owner, StakeKind.BEHIND_INSURANCE, result,
+                                 behind.insurance, paid, behind.amount)  # fmt: skip
             if seat.pair_bets:
                 result = settlement.pair_result(*self._first_two_cards(seat))
                 for owner, amount in seat.pair_bets:
@@ -717,15 +854,19 @@ class Round:
         )
 
     def view(self) -> PlayerView:
-        """What the player whose decision is awaited may see; never the hole card or shoe."""
-        if self.phase is PLAYER_TURNS:
+        """What the player whose decision is awaited may see; never the hole card or shoe.
+
+        For a bettor behind, the view is of the seat they bet behind (its hand, or for
+        insurance its first hand) with their own legal actions."""
+        seat = self.seats[self._seat_index] if self.phase is PLAYER_TURNS else None
+        if seat is not None:  # the common case, read without building a `Turn`
             index: int | None = self._hand_index
-            hand = self.seats[self._seat_index].hands[self._hand_index]
-        elif self.phase is INSURANCE:
-            index = None
-            hand = self.seats[self._seat_index].hands[0]
+            decision, owner = HAND_DECISION, seat.owner
+        elif (turn := self.turn) is not None:
+            index, decision, owner = turn.hand, turn.decision, turn.owner
         else:
             raise IllegalActionError("no decision is awaited")
+        hand = self.seats[self._seat_index].hands[index or 0]
         up = self._dealer.cards[0]
         # Positional, in the order of PlayerView's fields: built on every decision, and
         # CPython 3.13 makes a keyword call to a NamedTuple cost some 4,600 instructions
@@ -741,6 +882,8 @@ class Round:
             CARDS[up],
             11 if POINTS[up] == 1 else POINTS[up],
             tuple(self.log),
+            decision,
+            owner,
         )
 
     def void(self, reason: str) -> list[Event]:
@@ -767,6 +910,10 @@ class Round:
                 insurance = seat.insurance
                 self._record(seat, None, seat.owner, StakeKind.INSURANCE, void, insurance,
                              insurance, bet)  # fmt: skip
+            for behind in seat.behind:
+                if behind.insurance:
+                    self._record(seat, None, behind.owner, StakeKind.BEHIND_INSURANCE, void,
+                                 behind.insurance, behind.insurance, behind.amount)  # fmt: skip
             for owner, amount in seat.pair_bets:
                 self._record(seat, None, owner, StakeKind.PAIR, void, amount, amount, amount)
         self.phase = VOIDED
@@ -785,7 +932,12 @@ class Round:
             if self.balances is None
             else {owner: chips_to_json(v) for owner, v in self.balances.items()},
             "phase": self.phase.value,
-            "turn": [self._seat_index, self._hand_index],
+            "turn": [
+                self._seat_index,
+                self._hand_index,
+                self._behind_index,
+                None if self._following is None else self._following.value,
+            ],  # fmt: skip
             "dealer": list(self._dealer.cards),
             "seats": [seat_to_json(seat) for seat in self.seats],
             "log": [event_to_json(event) for event in self.log],
@@ -808,7 +960,11 @@ class Round:
                 keep_history=bool(data.get("keep_history", True)),
             )
             rnd.phase = Phase(data["phase"])
-            rnd._seat_index, rnd._hand_index = (int(i) for i in data["turn"])
+            # Rounds stored before bettors behind were asked keep two numbers.
+            seat_index, hand_index, behind, following = [*data["turn"], None, None][:4]
+            rnd._seat_index, rnd._hand_index = int(seat_index), int(hand_index)
+            rnd._behind_index = None if behind is None else int(behind)
+            rnd._following = None if following is None else Action(following)
             for code in data["dealer"]:
                 rnd._dealer.add(int(code))
             # The dealer never draws to 21: two cards of 21 are a natural.

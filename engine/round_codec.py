@@ -30,6 +30,7 @@ from engine.cards import CARDS, Card
 from engine.chips import Chips, whole
 from engine.events import (
     ActionTaken,
+    BehindDecided,
     CardDealt,
     DealerPeeked,
     Event,
@@ -85,8 +86,7 @@ def seat_to_json(seat: Seat) -> dict[str, Any]:
             {
                 "owner": behind.owner,
                 "amount": behind.amount,
-                "follow_double": behind.follow_double,
-                "follow_split": behind.follow_split,
+                "insurance": None if behind.insurance is None else chips_to_json(behind.insurance),
                 "stakes": [chips_to_json(stake) for stake in behind.stakes],
             }
             for behind in seat.behind
@@ -110,12 +110,11 @@ def seat_from_json(data: dict[str, Any]) -> Seat:
     seat.pair_bets = [(str(owner), int(amount)) for owner, amount in data["pair_bets"]]
     seat.behind = []
     for item in data["behind"]:
-        behind = BehindBet(
-            str(item["owner"]),
-            int(item["amount"]),
-            follow_double=bool(item["follow_double"]),
-            follow_split=bool(item["follow_split"]),
-        )
+        # Rounds stored before bettors behind were asked carry follow flags and no
+        # insurance: the flags are dropped (a double or split still to come asks).
+        behind = BehindBet(str(item["owner"]), int(item["amount"]))
+        insurance = item.get("insurance")
+        behind.insurance = None if insurance is None else chips_from_json(insurance)
         behind.stakes = [chips_from_json(stake) for stake in item["stakes"]]
         seat.behind.append(behind)
     seat.hands = [hand_from_json(item) for item in data["hands"]]
@@ -143,6 +142,8 @@ def event_to_json(event: Event) -> list[Any]:
             return ["card", seat, hand, None if card is None else card.code]
         case ActionTaken(seat, hand, action, effective):
             return ["act", seat, hand, action.value, effective.value]
+        case BehindDecided(seat, hand, behind, owner, action):
+            return ["behind", seat, hand, behind, owner, action.value]
         case HandClosed(seat, hand, total):
             return ["close", seat, hand, total]
         case StakeSettled(seat, hand, owner, kind, result, staked, returned, unit):
@@ -172,6 +173,11 @@ def event_from_json(entry: list[Any]) -> Event:
     if tag == "act":
         seat, hand, action, effective = values
         return ActionTaken(int(seat), _optional_int(hand), Action(action), Action(effective))
+    if tag == "behind":
+        seat, hand, behind, owner, action = values
+        return BehindDecided(
+            int(seat), _optional_int(hand), int(behind), str(owner), Action(action)
+        )
     if tag == "close":
         seat, hand, total = values
         return HandClosed(int(seat), int(hand), int(total))
@@ -250,6 +256,8 @@ def history_from_json(stored: Sequence[dict[str, Any]]) -> list[Event]:
         if kind is ActionTaken:
             values["action"] = Action(values["action"])
             values["effective"] = Action(values["effective"])
+        elif kind is BehindDecided:
+            values["action"] = Action(values["action"])
         elif kind is StakeSettled:
             values["kind"] = StakeKind(values["kind"])
             values["result"] = Result(values["result"])

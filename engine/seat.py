@@ -15,17 +15,19 @@ __all__ = ["BehindBet", "Seat", "paired_bet"]
 class BehindBet:
     """A stake behind a seat: it wins or loses with that seat's hands.
 
-    ``stakes[i]`` is what rides on the seat's hand ``i`` (0 once a split is not followed).
+    ``stakes[i]`` is what rides on the seat's hand ``i``: the amount, twice it once a
+    double is followed, 0 on a hand split off that the bettor did not follow. Whether to
+    follow is asked when the seat doubles or splits (`engine.round.Round`).
     """
 
-    __slots__ = ("amount", "follow_double", "follow_split", "owner", "stakes")
+    __slots__ = ("amount", "insurance", "owner", "stakes")
 
-    def __init__(self, owner: str, amount: int, *, follow_double: bool, follow_split: bool) -> None:
+    def __init__(self, owner: str, amount: int) -> None:
         self.owner = owner
         self.amount = amount
-        self.follow_double = follow_double
-        self.follow_split = follow_split
         self.stakes: list[Chips] = [amount]
+        #: None until decided; then the insurance stake (0 = declined).
+        self.insurance: Chips | None = None
 
 
 class Seat:

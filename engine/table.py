@@ -10,8 +10,8 @@ caller only ever waits on the player.
 >>> table = Table.new(EUROPEAN, player_seat=2, bots=[BotSeat(1, "easy")], bankroll=100,
 ...                   shoe=Shoe.stacked("10s 10h 6d 6c 7s 10d 2d 9h"))
 >>> table.deal(20)
->>> table.round.turn   # the easy bot in seat 1 hit its 16 (the 2d) and stood on 18
-Turn(seat=2, hand=0, owner='player')
+>>> table.round.turn.seat   # the easy bot in seat 1 hit its 16 (the 2d) and stood on 18
+2
 >>> table.act("stand")   # the dealer turns 16 and busts with the 9h
 >>> table.balances, table.round.phase.value
 ({'player': 120, 'bot 1': 110}, 'settled')
@@ -23,7 +23,7 @@ chips, cards face up and the round's public history, with no shoe and no hole ca
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -262,21 +262,46 @@ class Table:
 
     @property
     def players_turn(self) -> bool:
-        """The round waits on a decision of the player's."""
-        return self.in_play and self.round is not None and self.round.turn is not None
+        """The round waits on a decision of the player's: on their seat, or as a bettor
+        behind a bot (`Turn.of_bettor_behind`)."""
+        turn = self.round.turn if self.in_play and self.round is not None else None
+        return turn is not None and turn.owner == PLAYER
 
-    def deal(self, bet: int) -> None:
-        """Take everyone's bets and deal a round; the bots then play up to the player."""
+    def deal(
+        self,
+        bet: int,
+        *,
+        behind: Mapping[int, int] | None = None,
+        pairs: Mapping[int, int] | None = None,
+    ) -> None:
+        """Take everyone's bets and deal a round; the bots then play up to the player.
+
+        ``behind`` and ``pairs`` are the player's bets behind bots' seats and pair bets
+        on any seat, by seat number (where the rules have them), within the limits like
+        the seat bet. A bet refused raises `IllegalActionError` and changes nothing. The
+        player's decisions as a bettor behind (insurance, following a double or split)
+        are the player's turns, like those on their own seat.
+        """
         if self.in_play:
             raise IllegalActionError("finish this round before the next deal")
         self.limits.check(bet, self.balances[PLAYER])
-        rnd = Round(self.rules, self.shoe, balances=self.balances)
+        balances = dict(self.balances)  # the bets are placed on a copy until all are taken
+        rnd = Round(self.rules, self.shoe, balances=balances)
         for bot in self.bots:
             owner = bot_owner(bot.seat)
-            if self.balances.get(owner, 0) < self.limits.minimum:
-                self.balances[owner] = self.bot_bankroll  # a broke bot buys in again
+            if balances.get(owner, 0) < self.limits.minimum:
+                balances[owner] = self.bot_bankroll  # a broke bot buys in again
             rnd.place_bet(seat=bot.seat, amount=self.limits.minimum, owner=owner)
         rnd.place_bet(seat=self.player_seat, amount=bet, owner=PLAYER)
+        for seat, amount in (behind or {}).items():
+            self.limits.check(amount, balances[PLAYER])
+            rnd.place_bet_behind(seat=seat, amount=amount, owner=PLAYER)
+        for seat, amount in (pairs or {}).items():
+            self.limits.check(amount, balances[PLAYER])
+            rnd.place_pair_bet(seat=seat, amount=amount, owner=PLAYER)
+        self.balances.clear()
+        self.balances.update(balances)
+        rnd.balances = self.balances
         rnd.deal()
         self.round = rnd
         self._play_bots()
@@ -294,7 +319,7 @@ class Table:
         """
         if not self.players_turn or self.round is None:
             raise IllegalActionError(self._why_not_your_turn())
-        self.round.apply(action, seat=self.player_seat)
+        self.round.apply(action, owner=PLAYER)
         self._play_bots()
 
     def _why_not_your_turn(self) -> str:
@@ -307,6 +332,7 @@ class Table:
         assert rnd is not None
         tiers = {bot.seat: BOTS[bot.tier] for bot in self.bots}
         while (turn := rnd.turn) is not None and turn.owner != PLAYER:
+            # Bots never bet behind: a bot's turn is always on its own seat.
             rnd.apply(tiers[turn.seat](rnd.view()))
 
     def public(self) -> PublicTable:

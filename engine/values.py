@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Action", "Result", "StakeKind"]
+__all__ = ["Action", "Decision", "Result", "StakeKind"]
 
 
 class Action(StrEnum):
@@ -24,6 +24,22 @@ class Action(StrEnum):
     SURRENDER = "surrender"
     INSURE = "insure"
     NO_INSURANCE = "no_insurance"
+    #: A bettor behind a seat that doubles or splits: follow it (stake more), or not.
+    FOLLOW = "follow"
+    NO_FOLLOW = "no_follow"
+
+
+class Decision(StrEnum):
+    """The kind of decision a round waits for (`engine.round.Turn`), and so who makes it:
+    the seat's holder (a hand, insurance), or one bettor behind the seat."""
+
+    HAND = "hand"
+    INSURANCE = "insurance"
+    #: A bettor behind the seat: insurance for their own stake (half of it, 2:1).
+    BEHIND_INSURANCE = "behind_insurance"
+    #: A bettor behind a seat that has just doubled, or split: follow with as much again?
+    FOLLOW_DOUBLE = "follow_double"
+    FOLLOW_SPLIT = "follow_split"
 
 
 class Result(StrEnum):
@@ -52,4 +68,6 @@ class StakeKind(StrEnum):
     #: Another player's stake riding on one of the seat's hands.
     BEHIND = "behind"
     INSURANCE = "insurance"
+    #: A bettor behind's insurance on their stake behind the seat.
+    BEHIND_INSURANCE = "behind_insurance"
     PAIR = "pair"

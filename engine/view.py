@@ -7,13 +7,16 @@ from typing import NamedTuple
 from engine.cards import Card
 from engine.events import Event, seat_hands
 from engine.rules import Rules
-from engine.values import Action
+from engine.values import Action, Decision
 
 __all__ = ["PlayerView"]
 
 
 class PlayerView(NamedTuple):
     """A copy of the public state at one decision; it holds no reference to the round.
+
+    ``seat`` and ``hand_index`` say which hand the decision is about: the deciding
+    player's own, or for a bettor behind (`Decision`) the seat they bet behind.
 
     The dealer's hole card is not in it (it is only ever revealed once no decision is
     awaited), and the shoe is not at all — so a bot built on it cannot cheat.
@@ -41,6 +44,10 @@ class PlayerView(NamedTuple):
     up_points: int
     #: The round so far; the face-down card appears without its identity.
     history: tuple[Event, ...]
+    #: The kind of decision, and who makes it: the seat's holder, or a bettor behind it
+    #: (whose view is of the seat they bet behind).
+    decision: Decision
+    owner: str
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:

@@ -25,6 +25,8 @@ def _public(view: PlayerView) -> tuple[Any, ...]:
         view.hand,
         view.up_card,
         view.history,
+        view.decision,
+        view.owner,
         repr(view),
     )
 

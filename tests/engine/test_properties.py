@@ -3,7 +3,8 @@
 Every test builds a random table — a preset or a random `Rules`, one to seven seats,
 optional finite (often tight) balances, and on tables that have them pair bets and bets
 behind — deals from a real shuffled shoe or from a stacked shoe rich in aces, pairs and
-ten-values, and then takes random legal decisions until the round is settled; now and
+ten-values, and then takes random legal decisions (the bettors behind's on insurance and
+on following a double or split among them) until the round is settled; now and
 then a seat whose turn is still to come pre-selects (or clears) its first decision.
 """
 
@@ -48,7 +49,7 @@ from engine import (
 
 Chips = int | Fraction
 
-DECIDING = (Phase.PLAYER_TURNS, Phase.INSURANCE)
+DECIDING = (Phase.PLAYER_TURNS, Phase.INSURANCE, Phase.FOLLOW)
 #: Hand results that no dealer total can change.
 DECIDED_WITHOUT_DEALER = ("bust", "surrender", "blackjack")
 #: No round at seven seats of four hands needs anywhere near this many decisions.
@@ -147,18 +148,8 @@ def random_table(data: st.DataObject) -> Table:
                 st.sampled_from(others), min_size=number == numbers[0], max_size=2, unique=True
             )
             for owner in data.draw(behind):
-                follow_double, follow_split = data.draw(st.tuples(st.booleans(), st.booleans()))
                 bets.append(
-                    (
-                        "behind",
-                        {
-                            "seat": number,
-                            "amount": data.draw(amounts),
-                            "owner": owner,
-                            "follow_double": follow_double,
-                            "follow_split": follow_split,
-                        },
-                    )
+                    ("behind", {"seat": number, "amount": data.draw(amounts), "owner": owner})
                 )
     staked: defaultdict[str, int] = defaultdict(int)
     for _, bet in bets:
@@ -294,8 +285,10 @@ def check_payout(rnd: Round, s: StakeSettled, dealer_natural: bool) -> None:
             hand = seat.hands[s.hand]
             assert s.owner == seat.owner
             assert s.staked == seat.bet * (2 if hand.doubled else 1)
-    elif s.kind == "insurance":
-        assert s.staked == Fraction(seat.bet, 2)
+    elif s.kind in ("insurance", "behind_insurance"):
+        bettors = {behind.owner: behind.amount for behind in seat.behind}
+        bet = seat.bet if s.kind == "insurance" else bettors[s.owner]
+        assert s.staked == Fraction(bet, 2)
         per_chip = 1 + rules.insurance_pays if dealer_natural else 0
         assert s.result == ("win" if dealer_natural else "lose")
     else:

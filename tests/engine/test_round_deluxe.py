@@ -4,6 +4,7 @@ short-balance fallbacks, burn, pair bets, bets behind, seats, void and timeouts.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -13,6 +14,9 @@ from engine import (
     EUROPEAN,
     Action,
     ActionTaken,
+    BehindDecided,
+    CardDealt,
+    Decision,
     IllegalActionError,
     Phase,
     Result,
@@ -22,6 +26,7 @@ from engine import (
     ShoeShuffled,
     StakeKind,
     StakeSettled,
+    Turn,
 )
 
 BET = 10
@@ -170,23 +175,152 @@ def test_a_bet_behind_wins_and_loses_with_the_seat():
     assert nets(rnd) == {("p1", "hand"): -BET, ("b", "behind"): -4}
 
 
-@pytest.mark.parametrize(("follow", "net"), [(False, 4), (True, 8)])
-def test_a_bet_behind_follows_a_double_only_when_asked(follow, net):
-    bets = [lambda r: r.place_bet_behind(seat=1, amount=4, owner="b", follow_double=follow)]
-    rnd = dealt("6s 9h 5d 7c 10h 9d", bets=bets)
-    rnd.apply(Action.DOUBLE)  # 21 against 9+7+9 = 25
+def behind_of(*owners: str, amount: int = 4, seat: int = 1):
+    """Bets behind ``seat``, placed in the order given."""
+    return [
+        lambda r, owner=owner: r.place_bet_behind(seat=seat, amount=amount, owner=owner)
+        for owner in owners
+    ]
+
+
+def test_a_bettor_behind_is_asked_to_follow_a_double_before_its_card_is_dealt():
+    rnd = dealt("6s 9h 5d 7c 10h 9d", bets=behind_of("b"))
+    rnd.apply(Action.DOUBLE)
+    assert rnd.phase is Phase.FOLLOW
+    assert rnd.turn == Turn(1, 0, "b", Decision.FOLLOW_DOUBLE, 0)
+    assert rnd.legal_actions() == (Action.FOLLOW, Action.NO_FOLLOW)
+    assert len(rnd.seats[0].hands[0].cards) == 2  # the double's card waits for the answer
+    view = rnd.view()
+    assert (view.decision, view.owner, view.seat, view.total) == ("follow_double", "b", 1, 11)
+
+
+@pytest.mark.parametrize(("answer", "staked", "net"), [("follow", 8, 8), ("no_follow", 4, 4)])
+def test_a_bettor_behind_who_follows_a_double_doubles_the_stake_else_it_stays_the_same(
+    answer, staked, net
+):
+    balances = {"p1": 100, "b": 100}
+    rnd = dealt("6s 9h 5d 7c 10h 9d", balances=balances, bets=behind_of("b"))
+    rnd.apply(Action.DOUBLE)
+    events = rnd.apply(answer, owner="b")
+    assert events[0] == BehindDecided(1, 0, 0, "b", Action(answer))
+    assert events[1] == CardDealt(1, 0, CARDS[rnd.seats[0].hands[0].cards[2]])
+    # 5 + 6 + 10h = 21 against 9 + 7 + 9 = 25: the behind stake wins as the hand does.
+    assert [s.staked for s in rnd.outcome().settlements if s.kind == "behind"] == [staked]
     assert nets(rnd)[("b", "behind")] == net
+    assert balances["b"] == 100 + net
 
 
-@pytest.mark.parametrize(("follow", "stakes"), [(False, [4]), (True, [4, 4])])
-def test_a_bet_behind_follows_a_split_only_when_asked(follow, stakes):
-    bets = [lambda r: r.place_bet_behind(seat=1, amount=4, owner="b", follow_split=follow)]
-    rnd = dealt("8s 9h 8d 7c 10h 10d 9d", bets=bets)
+@pytest.mark.parametrize(("answer", "stakes"), [("follow", [4, 4]), ("no_follow", [4])])
+def test_a_bettor_behind_who_follows_a_split_stakes_as_much_on_the_second_hand_else_only_the_first(
+    answer, stakes
+):
+    balances = {"p1": 100, "b": 100}
+    rnd = dealt("8s 9h 8d 7c 10h 10d 9d", balances=balances, bets=behind_of("b"))
     rnd.apply(Action.SPLIT)
+    assert rnd.turn == Turn(1, 0, "b", Decision.FOLLOW_SPLIT, 0)
+    assert [len(hand.cards) for hand in rnd.seats[0].hands] == [1, 1]  # no second card yet
+    rnd.apply(answer, owner="b")
+    assert [len(hand.cards) for hand in rnd.seats[0].hands] == [2, 1]
     rnd.apply(Action.STAND)
-    rnd.apply(Action.STAND)
-    behind = [s.staked for s in rnd.outcome().settlements if s.kind == "behind"]
-    assert behind == stakes
+    rnd.apply(Action.STAND)  # 18 and 18 against 9 + 7 + 9 = 25
+    assert [s.staked for s in rnd.outcome().settlements if s.kind == "behind"] == stakes
+    assert balances["b"] == 100 + sum(stakes)
+
+
+def test_bettors_behind_are_asked_one_after_another_in_the_order_their_bets_were_placed():
+    rnd = dealt("6s 9h 5d 7c 10h 9d", bets=behind_of("c", "b", "a"))
+    rnd.apply(Action.DOUBLE)
+    asked = []
+    while rnd.phase is Phase.FOLLOW:
+        asked.append((rnd.turn.owner, rnd.turn.behind))
+        rnd.apply(Action.FOLLOW)
+    assert asked == [("c", 0), ("b", 1), ("a", 2)]
+
+
+def test_a_bettor_behind_who_cannot_afford_to_follow_is_not_asked_and_does_not_follow():
+    balances = {"p1": 100, "b": 4, "c": 100}
+    rnd = dealt("6s 9h 5d 7c 10h 9d", balances=balances, bets=behind_of("b", "c"))
+    events = rnd.apply(Action.DOUBLE)
+    assert BehindDecided(1, 0, 0, "b", Action.NO_FOLLOW) in events
+    assert rnd.turn == Turn(1, 0, "c", Decision.FOLLOW_DOUBLE, 1)
+
+
+def test_a_bettor_behind_cannot_answer_for_another_nor_the_seated_player_for_a_bettor():
+    rnd = dealt("6s 9h 5d 7c 10h 9d", bets=behind_of("b"))
+    rnd.apply(Action.DOUBLE)
+    before = rnd.to_json()
+    with pytest.raises(IllegalActionError, match="^it is not your turn$"):
+        rnd.apply(Action.FOLLOW, owner="p1")
+    with pytest.raises(IllegalActionError, match="^first decide whether to follow$"):
+        rnd.apply(Action.HIT)
+    assert rnd.to_json() == before
+
+
+def test_unanswered_decisions_behind_are_all_answered_no_at_once():
+    balances = {"p1": 100, "b": 100, "c": 100}
+    rnd = dealt("8s 9h 8d 7c 10h 10d 9d", balances=balances, bets=behind_of("b", "c"))
+    rnd.apply(Action.SPLIT)
+    events = rnd.decline_behind()
+    assert events[:2] == [
+        BehindDecided(1, 0, 0, "b", Action.NO_FOLLOW),
+        BehindDecided(1, 0, 1, "c", Action.NO_FOLLOW),
+    ]
+    assert rnd.turn == Turn(1, 0, "p1") and balances == {"p1": 80, "b": 96, "c": 96}
+    assert rnd.decline_behind() == []  # the seated player's decision is not a bettor's
+
+
+def test_a_timed_out_bettor_behind_does_not_follow():
+    rnd = dealt("6s 9h 5d 7c 10h 9d", bets=behind_of("b"))
+    rnd.apply(Action.DOUBLE)
+    assert rnd.auto_play()[0] == BehindDecided(1, 0, 0, "b", Action.NO_FOLLOW)
+
+
+@pytest.mark.parametrize(("hole", "net", "balance"), [("Kc", 4, 100), ("7c", -2, 102)])
+def test_a_bettor_behind_insures_half_their_own_stake_at_2_to_1(hole, net, balance):
+    # Against the ace: p1 declines, b insures the 4 behind (2 chips). A natural pays them
+    # 4 and takes the stake behind; otherwise the 2 chips are lost (and 19 beats 18).
+    balances = {"p1": 100, "b": 100}
+    rnd = dealt(f"10s Ah 9d {hole} 2c 2d 2h", balances=balances, bets=behind_of("b"))
+    assert rnd.turn == Turn(1, None, "p1", Decision.INSURANCE)
+    rnd.apply(Action.NO_INSURANCE, owner="p1")
+    assert rnd.turn == Turn(1, None, "b", Decision.BEHIND_INSURANCE, 0)
+    assert rnd.legal_actions() == (Action.INSURE, Action.NO_INSURANCE)
+    rnd.apply(Action.INSURE, owner="b")
+    if rnd.phase is not Phase.SETTLED:
+        rnd.apply(Action.STAND)
+    assert nets(rnd)[("b", "behind_insurance")] == net
+    insured = [s for s in rnd.outcome().settlements if s.kind == "behind_insurance"]
+    assert [(s.seat, s.owner, s.staked) for s in insured] == [(1, "b", 2)]
+    assert balances["b"] == balance
+
+
+def test_insurance_is_asked_seat_by_seat_each_holder_then_the_bettors_behind_it():
+    rnd = Round(DELUXE, Shoe.stacked("10s 9c Ah 9d 10c 7c 5s"))
+    rnd.place_bet(seat=1, amount=BET, owner="p1")
+    rnd.place_bet(seat=2, amount=BET, owner="p2")
+    rnd.place_bet_behind(seat=2, amount=4, owner="c")
+    rnd.place_bet_behind(seat=1, amount=4, owner="b")
+    rnd.place_bet_behind(seat=1, amount=4, owner="p2")
+    rnd.deal()
+    asked = []
+    while rnd.phase is Phase.INSURANCE:
+        asked.append((rnd.turn.seat, rnd.turn.owner, rnd.turn.decision))
+        rnd.auto_play()
+    assert asked == [
+        (1, "p1", "insurance"),
+        (1, "b", "behind_insurance"),
+        (1, "p2", "behind_insurance"),
+        (2, "p2", "insurance"),
+        (2, "c", "behind_insurance"),
+    ]
+
+
+def test_a_bettor_behind_who_cannot_afford_insurance_is_not_asked():
+    balances = {"p1": 100, "b": 4}
+    rnd = dealt("10s Ah 9d 7c", balances=balances, bets=behind_of("b"))
+    events = rnd.apply(Action.NO_INSURANCE)
+    assert events[1] == BehindDecided(1, None, 0, "b", Action.NO_INSURANCE)
+    assert rnd.phase is Phase.PLAYER_TURNS
 
 
 def test_nobody_bets_behind_their_own_seat():
@@ -255,14 +389,11 @@ def test_original_bets_only_a_bet_behind_loses_only_its_unit_to_a_dealer_natural
     # unit, on the seat's first hand; the doubled unit and the split hand's come back.
     rules = EUROPEAN.replace(bet_behind=True, original_bets_only=True)
     balances = {"p1": 100, "b": 100}
-    bets = [
-        lambda r: r.place_bet_behind(
-            seat=1, amount=4, owner="b", follow_double=True, follow_split=True
-        )
-    ]
-    rnd = dealt("8s Ah 8d Kc 3h 2c 5d", rules=rules, balances=balances, bets=bets)
+    rnd = dealt("8s Ah 8d Kc 3h 2c 5d", rules=rules, balances=balances, bets=behind_of("b"))
     rnd.apply(Action.SPLIT)
+    rnd.apply(Action.FOLLOW)
     rnd.apply(Action.DOUBLE)
+    rnd.apply(Action.FOLLOW)
     rnd.apply(Action.STAND)
     assert rnd.outcome().dealer_natural
     assert behind_settlements(rnd) == [(0, 8, 4), (1, 4, 4)]
@@ -275,10 +406,12 @@ def test_a_bet_behind_that_cannot_follow_a_resplit_rides_only_on_the_hands_it_fo
     # | 8d 10h. The dealer's 6h 10c draws the 9s and busts: every hand wins.
     rules = EUROPEAN.replace(bet_behind=True)
     balances = {"p1": 100, "b": 8}
-    bets = [lambda r: r.place_bet_behind(seat=1, amount=4, owner="b", follow_split=True)]
+    bets = behind_of("b")
     rnd = dealt("8s 6h 8d 10c 8h 10s 10d 10h 9s", rules=rules, balances=balances, bets=bets)
     rnd.apply(Action.SPLIT)
-    rnd.apply(Action.SPLIT)
+    rnd.apply(Action.FOLLOW)
+    events = rnd.apply(Action.SPLIT)  # b is not asked again: nothing left to follow with
+    assert BehindDecided(1, 0, 0, "b", Action.NO_FOLLOW) in events
     assert balances["b"] == 0
     for _ in range(3):
         rnd.apply(Action.STAND)
@@ -371,11 +504,13 @@ def test_a_void_settles_every_stake_as_void_at_its_seat_and_hand():
     # has a pair bet and a bet behind that follows the split. Then the round is voided.
     bets = [
         lambda r: r.place_pair_bet(seat=1, amount=5, owner="b"),
-        lambda r: r.place_bet_behind(seat=1, amount=7, owner="b", follow_split=True),
+        lambda r: r.place_bet_behind(seat=1, amount=7, owner="b"),
     ]
     rnd = dealt("8s Ah 8d 7c 3h", bets=bets)
     rnd.apply(Action.INSURE)
+    rnd.apply(Action.INSURE, owner="b")
     rnd.apply(Action.SPLIT)
+    rnd.apply(Action.FOLLOW, owner="b")
     events = rnd.void("internal error")
 
     def void(hand: int | None, owner: str, kind: StakeKind, stake: int, unit: int) -> StakeSettled:
@@ -387,6 +522,7 @@ def test_a_void_settles_every_stake_as_void_at_its_seat_and_hand():
         void(1, "p1", StakeKind.HAND, 10, BET),
         void(1, "b", StakeKind.BEHIND, 7, BET),
         void(None, "p1", StakeKind.INSURANCE, 5, BET),
+        void(None, "b", StakeKind.BEHIND_INSURANCE, Fraction(7, 2), 7),
         void(None, "b", StakeKind.PAIR, 5, 5),
     ]
     assert events == [RoundVoided("internal error"), *refunds]

@@ -20,8 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import engine
 from engine import (
     CARDS,
+    DELUXE,
     EUROPEAN,
     NORMAL_CHART,
     SUITS,
@@ -1084,3 +1086,32 @@ def test_no_field_of_the_public_view_can_hold_the_shoe_or_the_round() -> None:
     assert {PublicSeat, PublicHand, PlayerView, Card, CardDealt} <= kinds  # it looks deep
     assert not [kind for kind in kinds if isinstance(kind, type) and kind in SECRET_KEEPERS]
     assert object not in kinds and Any not in kinds  # nothing that could hold anything
+
+
+def test_the_players_decisions_behind_a_bot_are_the_players_turns():
+    # Normal bot in seat 1 doubles 6+5 against the 6; the player (seat 2, 10 behind seat
+    # 1) is asked to follow before the bot's card: yes. The bot draws the 9d (20); the
+    # player stands on 19; the dealer's 16 draws the Kd and busts. The player wins 10 on
+    # the seat and 20 on the followed stake behind.
+    table = Table.new(DELUXE, player_seat=2, bots=[BotSeat(1, "normal")], bankroll=100,
+                      shoe=Shoe.stacked("6s 10h 6d 5c 9h 10c 9d Kd"))  # fmt: skip
+    table.deal(10, behind={1: 10})
+    assert table.players_turn
+    assert table.round is not None
+    assert table.round.turn == Turn(1, 0, PLAYER, engine.Decision.FOLLOW_DOUBLE, 0)
+    assert table.public().legal == (Action.FOLLOW, Action.NO_FOLLOW)
+    table.act("follow")
+    assert table.round.turn == Turn(2, 0, PLAYER)
+    table.act("stand")
+    assert table.balances[PLAYER] == 100 + 10 + 20
+
+
+def test_a_bet_behind_the_table_refuses_changes_nothing():
+    table = Table.new(DELUXE, player_seat=2, bots=[BotSeat(1, "normal")], bankroll=100,
+                      shoe=Shoe.stacked("6s 10h 6d 5c 9h 10c 9d Kd"))  # fmt: skip
+    before = table.to_json()
+    refusals = [({2: 10}, "own seat"), ({1: 15}, "steps of 10"), ({3: 10}, "no player")]
+    for behind, message in refusals:
+        with pytest.raises(IllegalActionError, match=message):
+            table.deal(10, behind=behind)
+        assert table.to_json() == before

@@ -1,0 +1,333 @@
+"""The live Deluxe table (engine/live_table.py): seats, the betting window, countdowns,
+auto-play, faults and refusals, on a clock the tests drive (``now`` in seconds).
+
+Stacked shoes deal in RULES.md "Dealing order" (a card to each seat from the lowest, the
+up card, a second card to each seat, the hole card, then hits in seat order, then the
+dealer's draws). Every expected balance is worked out by hand from that order and RULES.md
+§2 (a comment says how), never copied from a run.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engine import (
+    DELUXE,
+    Action,
+    ActionTaken,
+    Decision,
+    IllegalActionError,
+    Phase,
+    Shoe,
+    StakeSettled,
+    bots,
+)
+from engine.live_public import NoticeKind, Stage
+from engine.live_table import LiveTable
+from engine.table import BotSeat
+
+BETTING, DECISION, RESULT = 15.0, 10.0, 5.0
+
+
+def live(cards: str | None = None, *, bots=(), **kwargs) -> LiveTable:
+    """A table opened at time 0 (betting closes at 15, decisions last 10, results 5)."""
+    shoe = Shoe.stacked(cards) if cards is not None else None
+    return LiveTable.new(DELUXE, now=0.0, bots=bots, shoe=shoe, **kwargs)
+
+
+def seated(table: LiveTable, *seats: tuple[str, int], chips: int = 100) -> LiveTable:
+    for owner, seat in seats:
+        if owner not in table.balances:
+            table.buy_in(owner, chips, now=0.0)
+        table.sit(owner, seat, now=0.0)
+    return table
+
+
+def kinds(notices) -> list[str]:
+    return [notice.kind.value for notice in notices]
+
+
+def json_of(table: LiveTable) -> str:
+    return json.dumps(table.to_json(), sort_keys=True)
+
+
+# The clock --------------------------------------------------------------------------------
+
+
+def test_a_player_who_stops_acting_is_auto_played_at_each_deadline_as_of_that_deadline():
+    # ann's 5 6 = 11 against the 9: bet at 1, so dealt at 1 (everyone seated has bet). She
+    # never acts: at 11 auto-play hits (the 2c, 13), at 21 it stands; the dealer's 9 7
+    # draws the 10h and busts, so ann wins 20. The result shows until 26, when the next
+    # betting window opens, to close at 41. All of it applied by one look at time 30.
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    assert table.stage is Stage.PLAYING and table.deadline == 11.0
+    assert table.advance(10.999) == []
+    notices = table.advance(30.0)
+    assert [(n.kind.value, n.at) for n in notices] == [("timed_out", 11.0), ("timed_out", 21.0)]
+    assert table.stage is Stage.BETTING and table.deadline == 26.0 + BETTING
+    assert table.balances["ann"] == 120
+    assert table.round is not None
+    taken = [e.action for e in table.round.history() if isinstance(e, ActionTaken)]
+    assert taken == [Action.HIT, Action.STAND]
+
+
+def test_the_time_may_be_a_timezone_aware_datetime_and_never_a_naive_one():
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
+    table.bet("ann", 3, 20, now=epoch + timedelta(seconds=1))
+    table.advance(epoch + timedelta(seconds=11))
+    assert table.deadline == 21.0
+    with pytest.raises(IllegalActionError, match="time zone"):
+        table.advance(datetime(1970, 1, 1, 0, 1))
+
+
+def test_a_decision_gets_its_own_countdown_when_it_is_first_awaited():
+    # ann (seat 1) hits at 4: her next decision's countdown starts then, until 14.
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 1))
+    table.bet("ann", 1, 20, now=1.0)
+    table.act("ann", "hit", now=4.0)
+    assert table.deadline == 14.0
+
+
+def test_betting_closes_at_its_deadline_and_unseats_a_seat_without_a_bet_returning_its_side_bets():
+    # ann sits at 3 and does not bet; carl bets behind her and on her pair; bob bets on 5.
+    table = seated(live("10s 9h 9d 7c 2c"), ("ann", 3), ("bob", 5))
+    table.buy_in("carl", 100, now=0.0)
+    table.bet_behind("carl", 3, 10, now=1.0)
+    table.pair_bet("carl", 3, 10, now=1.0)
+    table.bet("bob", 5, 20, now=2.0)
+    assert table.stage is Stage.BETTING  # ann has not bet: the window stays open
+    notices = table.advance(BETTING)
+    assert kinds(notices)[:4] == ["unseated", "behind_returned", "pair_returned", "dealt"]
+    assert 3 not in table.holders
+    assert table.balances["carl"] == 100
+    assert table.round is not None and [seat.number for seat in table.round.seats] == [5]
+
+
+def test_betting_closes_early_once_every_seated_person_has_bet_or_sits_out():
+    table = seated(live("10s 9h 9d 7c 10c 8h 2c"), ("ann", 3), ("bob", 5))
+    table.bet("ann", 3, 20, now=1.0)
+    table.sit_out("bob", 5, now=2.0)
+    assert table.stage is Stage.PLAYING and table.deadline == 2.0 + DECISION
+
+
+def test_a_seat_may_sit_out_one_round_and_is_freed_after_a_second_in_a_row():
+    table = seated(live("10s 9h 9d 7c 10c 9s 8d 7h"), ("ann", 3), ("bob", 5))
+    table.sit_out("bob", 5, now=1.0)
+    table.bet("ann", 3, 20, now=1.0)
+    assert NoticeKind.SAT_OUT in [n.kind for n in table.notices] and 5 in table.holders
+    table.act("ann", "stand", now=2.0)  # 19 against 16, which draws 10c: bust
+    table.advance(2.0 + RESULT)  # the next window opens
+    table.sit_out("bob", 5, now=8.0)
+    table.bet("ann", 3, 20, now=8.0)
+    assert 5 not in table.holders
+    assert NoticeKind.FREED_SAT_OUT in [n.kind for n in table.notices]
+
+
+def test_a_holder_who_cannot_cover_the_minimum_when_the_round_starts_is_freed():
+    # ann's 10 chips go on 10 7 against the dealer's 10 K (bob's 10 K pushes): lost.
+    # Next round she sits out, with 0 chips.
+    table = seated(live("10s 10h 10d 7c Kc Kh 9s 8h 7h 6c"), ("ann", 3), ("bob", 5), chips=10)
+    table.bet("ann", 3, 10, now=1.0)
+    table.bet("bob", 5, 10, now=1.0)
+    table.act("ann", "stand", now=2.0)
+    table.act("bob", "stand", now=2.0)
+    assert table.balances["ann"] == 0
+    table.advance(2.0 + RESULT)
+    table.sit_out("ann", 3, now=8.0)
+    table.bet("bob", 5, 10, now=8.0)
+    assert 3 not in table.holders
+    assert NoticeKind.FREED_SHORT in [n.kind for n in table.notices]
+
+
+def test_without_a_persons_stake_no_round_is_dealt_and_a_quiet_table_waits_unplayed():
+    table = live(bots=[BotSeat(1, "easy")])
+    notices = table.advance(10_000.0)
+    assert kinds(notices) == ["no_round"]  # the empty windows after it are skipped
+    assert table.stage is Stage.BETTING and 10_000.0 < table.deadline <= 10_000.0 + BETTING
+    assert table.rounds == 0 and table.balances == {"bot 1": 1000}
+
+
+def test_bots_bet_the_minimum_and_play_at_once_around_a_persons_turn():
+    # Easy bots at 1 and 5 hit below 17. Seat 1: 10 6 hits the 2 and stands on 18; ann
+    # (3) stands on 19 at 4; seat 5: 10 7 stands. Dealer 9 7 draws the 10d: bust.
+    table = seated(
+        live("10s 9c 10h 9h 6d 9d 7s 7c 2c 10d", bots=[BotSeat(1, "easy"), BotSeat(5, "easy")]),
+        ("ann", 3),
+    )
+    table.bet("ann", 3, 20, now=1.0)
+    assert table.round is not None and table.round.turn is not None
+    assert table.round.turn.owner == "ann"
+    table.act("ann", "stand", now=4.0)
+    assert table.stage is Stage.RESULT
+    assert table.balances == {"bot 1": 1010, "bot 5": 1010, "ann": 120}
+
+
+def test_a_bettor_behind_who_does_not_answer_in_time_does_not_follow_the_double():
+    # ann doubles 5 6 against the 9 at 2; bob (10 behind her) says nothing: at 12 the
+    # default applies, the 10h goes to ann (21) and the dealer's 9 7 draws the 9d: bust.
+    table = seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 3))
+    table.buy_in("bob", 100, now=0.0)
+    table.bet_behind("bob", 3, 10, now=0.5)
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "double", now=2.0)
+    public = table.public("bob")
+    assert public.turn is not None and public.turn.decision is Decision.FOLLOW_DOUBLE
+    assert public.legal == (Action.FOLLOW, Action.NO_FOLLOW) and public.deadline == 12.0
+    assert table.public("ann").legal == ()
+    table.advance(12.0)
+    assert table.balances == {"ann": 140, "bob": 110}
+
+
+def test_a_holder_who_leaves_mid_round_is_played_by_auto_play_and_freed_at_the_end():
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.leave("ann", 3, now=2.0)  # 11: hits the 2c, then 13 stands; the dealer busts
+    assert table.stage is Stage.RESULT and 3 not in table.holders
+    assert table.balances["ann"] == 120
+
+
+def test_a_preselected_action_is_carried_out_when_the_turn_comes():
+    table = seated(live("10s 10h 9h 8d 9d 7c 2c"), ("ann", 1), ("bob", 2))
+    table.bet("ann", 1, 20, now=1.0)
+    table.bet("bob", 2, 20, now=1.0)
+    public = table.public("bob")
+    assert [p.seat for p in public.preselections] == [2]
+    table.preselect("bob", 2, "stand", now=2.0)
+    table.act("ann", "stand", now=3.0)  # bob's stand follows at once: the dealer plays
+    assert table.stage is Stage.RESULT
+
+
+def test_one_owner_on_two_seats_bets_the_same_on_both():
+    table = seated(live(), ("ann", 2), ("ann", 4))
+    table.bet("ann", 2, 20, now=1.0)
+    with pytest.raises(IllegalActionError, match="same bet: 20 chips"):
+        table.bet("ann", 4, 30, now=1.0)
+    table.bet("ann", 4, 20, now=1.0)  # both bet: the round is dealt
+    assert table.round is not None and [seat.bet for seat in table.round.seats] == [20, 20]
+
+
+def test_a_fault_inside_the_round_voids_it_and_refunds_every_bet():
+    # The stacked shoe runs out when ann hits: the round is voided and every stake in it
+    # (ann's seat bet, carl's bet behind and pair bet) comes back.
+    table = seated(live("5s 9h 6d 7c"), ("ann", 3))
+    table.buy_in("carl", 100, now=0.0)
+    table.bet_behind("carl", 3, 10, now=0.5)
+    table.pair_bet("carl", 3, 10, now=0.5)
+    table.bet("ann", 3, 20, now=1.0)
+    assert table.balances == {"ann": 80, "carl": 80}
+    table.act("ann", "hit", now=2.0)
+    assert table.round is not None and table.round.phase is Phase.VOIDED
+    assert table.stage is Stage.RESULT and NoticeKind.VOIDED in [n.kind for n in table.notices]
+    assert table.balances == {"ann": 100, "carl": 100}
+
+
+def test_a_fault_of_a_bot_voids_the_round_too(monkeypatch):
+    def broken(view):
+        raise RuntimeError("the bot broke")
+
+    monkeypatch.setitem(bots.BOTS, "easy", broken)
+    table = seated(live("10s 9c 10h 9h 6d 9d", bots=[BotSeat(5, "easy")]), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "stand", now=2.0)  # then the bot's turn: it fails
+    assert table.round is not None and table.round.phase is Phase.VOIDED
+    assert table.balances == {"bot 5": 1000, "ann": 100}
+
+
+# Every stake is in the history ------------------------------------------------------------
+
+
+def test_each_stake_is_settled_with_its_kind_seat_and_owner_for_the_bet_history():
+    # Against the ace: ann insures, bob (behind ann) insures; the dealer has no natural.
+    table = seated(live("10s Ah 10d 7c 2c"), ("ann", 3))
+    table.buy_in("bob", 100, now=0.0)
+    table.bet_behind("bob", 3, 10, now=0.5)
+    table.pair_bet("bob", 3, 10, now=0.5)
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "insure", now=2.0)
+    table.act("bob", "insure", now=3.0)
+    table.act("ann", "stand", now=4.0)  # 20 against soft 18
+    assert table.round is not None
+    stakes = [
+        (s.seat, s.owner, s.kind.value, s.staked, s.returned - s.staked)
+        for s in table.round.history()
+        if isinstance(s, StakeSettled)
+    ]
+    assert stakes == [
+        (3, "ann", "hand", 20, 20),
+        (3, "bob", "behind", 10, 10),
+        (3, "ann", "insurance", 10, -10),
+        (3, "bob", "behind_insurance", 5, -5),
+        (3, "bob", "pair", 10, 60),  # 10s 10d: same rank, black and red: mixed, 6:1
+    ]
+
+
+# Refusals change nothing ------------------------------------------------------------------
+
+
+def refusals_table() -> LiveTable:
+    table = seated(live("5s 9h 6d 7c 2c 10h 9s 9c"), ("ann", 3), ("ann", 5), ("bob", 1))
+    table.buy_in("guest", 100, now=0.0)
+    return table
+
+
+@pytest.mark.parametrize(
+    ("attempt", "message"),
+    [
+        (lambda t: t.bet("bob", 3, 20, now=1.0), "^seat 3 is not yours$"),
+        (lambda t: t.bet_behind("ann", 3, 10, now=1.0), "^you cannot bet behind your own seat$"),
+        (lambda t: t.sit("ann", 6, now=1.0), "at most 2 seat"),
+        (lambda t: t.sit("guest", 6, now=1.0, may_sit=False), "^guests may watch"),
+        (lambda t: t.sit("guest", 1, now=1.0), "^seat 1 is taken$"),
+        (lambda t: t.bet("bob", 1, 200, now=1.0), "^that bet is more than your balance$"),
+        (lambda t: t.bet_behind("guest", 1, 110, now=1.0), "more than your balance"),
+        (lambda t: t.act("bob", "hit", now=1.0), "^no round is in play$"),
+        (lambda t: t.bet("bob", 1, 15, now=1.0), "steps of 10"),
+        (lambda t: t.pair_bet("guest", 2, 10, now=1.0), "^seat 2 has no player$"),
+    ],
+)
+def test_a_refused_move_in_the_betting_window_says_why_and_changes_nothing(attempt, message):
+    table = refusals_table()
+    table.advance(1.0)
+    before = json_of(table)
+    with pytest.raises(IllegalActionError, match=message):
+        attempt(table)
+    assert json_of(table) == before
+
+
+@pytest.mark.parametrize(
+    ("attempt", "message"),
+    [
+        (lambda t: t.act("ann", "hit", now=3.0), "^it is not your turn$"),
+        (lambda t: t.act("bob", "insure", now=3.0), "^insurance is not on offer now$"),
+        (lambda t: t.bet_behind("guest", 1, 10, now=3.0), "closed for this round$"),
+        (lambda t: t.pair_bet("guest", 1, 10, now=3.0), "^bets are closed for this round$"),
+        (lambda t: t.cash_out("bob", now=3.0), "^you have bets in play"),
+        (lambda t: t.preselect("bob", 3, "stand", now=3.0), "^seat 3 is not yours$"),
+    ],
+)
+def test_a_refused_move_in_a_round_says_why_and_changes_nothing(attempt, message):
+    table = refusals_table()
+    table.bet("bob", 1, 20, now=1.0)
+    table.bet("ann", 3, 20, now=2.0)
+    table.bet("ann", 5, 20, now=2.0)
+    assert table.stage is Stage.PLAYING and table.round is not None
+    assert table.round.turn is not None and table.round.turn.owner == "bob"
+    table.advance(3.0)
+    before = json_of(table)
+    with pytest.raises(IllegalActionError, match=message):
+        attempt(table)
+    assert json_of(table) == before
+
+
+def test_cash_out_returns_every_chip_and_frees_the_seats_between_rounds():
+    # ann's 19 loses to the dealer's 9 7 5 = 21: 80 chips left. Betting opens at 7.
+    table = seated(live("10s 9h 9d 7c 5c"), ("ann", 2))
+    table.bet("ann", 2, 20, now=1.0)
+    table.act("ann", "stand", now=2.0)
+    assert table.cash_out("ann", now=8.0) == 80
+    assert "ann" not in table.balances and not table.holders

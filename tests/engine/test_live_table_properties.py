@@ -1,0 +1,233 @@
+"""Invariants of the live table under random moves of several owners and a random clock
+(hypothesis): people buy in, sit, bet, bet behind, act or do not, leave and cash out while
+time passes by small steps and long silences; bots play; stacked shoes run out (a fault:
+the round is voided). After every move the table goes through JSON and plays on from the
+copy, as a web request would."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections import defaultdict
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from engine import (
+    CARDS,
+    DELUXE,
+    SUITS,
+    Action,
+    Card,
+    HoleCardRevealed,
+    IllegalActionError,
+    Shoe,
+)
+from engine.chips import Chips
+from engine.live_public import Stage
+from engine.live_table import LiveTable
+from engine.round import Phase
+from engine.table import BotSeat
+
+PROPERTY = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
+PEOPLE = ("ann", "bob", "cy")
+MOVES = ("wait", "buy_in", "sit", "leave", "bet", "bet", "bet", "behind", "behind", "pair",
+         "sit_out", "act", "act", "act", "act", "preselect", "cash_out", "clear")  # fmt: skip
+AMOUNTS = st.sampled_from([10, 10, 20, 20, 30, 50, 100, 15, 0])
+#: Seconds between two moves: mostly quick, now and then past a deadline or two.
+PAUSES = [0.0, 0.0, 0.5, 0.5, 1.0, 2.0, 9.0, 30.0]
+RICH_CARDS = [Card(rank, suit) for rank in ("A", "8", "10", "K", "5", "6") for suit in SUITS]
+
+
+def random_table(data: st.DataObject) -> LiveTable:
+    bot_seats = data.draw(st.lists(st.integers(1, 7), max_size=3, unique=True), label="bots")
+    bots = [BotSeat(seat, data.draw(st.sampled_from(["easy", "normal"]))) for seat in bot_seats]
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    shoe = None
+    if data.draw(st.booleans(), label="stacked shoe"):
+        # Rich in pairs, aces and tens; it may run out mid-round (a fault).
+        cards = data.draw(st.lists(st.sampled_from(RICH_CARDS), min_size=4, max_size=80))
+        shoe = Shoe.stacked(cards)
+    table = LiveTable.new(DELUXE, now=0.0, bots=bots, shoe=shoe, rng=random.Random(seed))
+    # Most people start bought in, and ann and bob often seated, so that rounds are dealt.
+    for person in PEOPLE:
+        if person == "ann" or data.draw(st.integers(0, 4), label=f"{person} buys in") > 0:
+            table.buy_in(person, data.draw(st.sampled_from([30, 100, 500])), now=0.0)
+    for person in ("ann", "bob"):
+        empty = [n for n in range(1, 8) if n not in table.holders]
+        if person in table.balances and table.balances[person] >= 10 and empty:
+            table.sit(person, data.draw(st.sampled_from(empty), label=f"{person}'s seat"), now=0.0)
+    return table
+
+
+def move(data: st.DataObject, table: LiveTable, now: float) -> tuple[str, Chips]:
+    """Make one random move at ``now``; returns who moved chips into (+) or out of (-)
+    the table, and how many (0 for a move that moved none)."""
+    kind = data.draw(st.sampled_from(MOVES), label="move")
+    owner = data.draw(st.sampled_from(PEOPLE), label="owner")
+    seat = data.draw(st.integers(1, 7), label="seat")
+    # Mostly a seat that makes sense for the move: one's own, or someone else's.
+    own = kind in ("bet", "sit_out", "leave", "preselect")
+    sensible = [
+        n
+        for n, holder in sorted(table.holders.items())
+        if (holder.owner == owner) is own or (kind == "pair" and not own)
+    ]
+    if kind != "sit" and sensible and data.draw(st.integers(0, 5), label="any seat") > 0:
+        seat = data.draw(st.sampled_from(sensible), label="sensible seat")
+    if kind == "buy_in":
+        chips = data.draw(st.sampled_from([50, 100, 500]), label="chips")
+        table.buy_in(owner, chips, now=now)
+        return owner, chips
+    if kind == "cash_out":
+        return owner, -table.cash_out(owner, now=now)
+    if kind == "sit":
+        table.sit(owner, seat, now=now, may_sit=owner != "cy")  # cy is a guest
+    elif kind == "leave":
+        table.leave(owner, seat, now=now)
+    elif kind == "bet":
+        table.bet(owner, seat, data.draw(AMOUNTS, label="amount"), now=now)
+    elif kind == "behind":
+        table.bet_behind(owner, seat, data.draw(AMOUNTS, label="amount"), now=now)
+    elif kind == "pair":
+        table.pair_bet(owner, seat, data.draw(AMOUNTS, label="amount"), now=now)
+    elif kind == "sit_out":
+        table.sit_out(owner, seat, now=now)
+    elif kind == "clear":
+        table.clear_bets(owner, now=now)
+    elif kind == "act":
+        # Mostly the awaited person's legal action; now and then anyone's anything.
+        turn = table.public().turn
+        actor = turn.owner if turn is not None and turn.owner in PEOPLE else owner
+        legal = table.public(actor).legal
+        if not legal or data.draw(st.integers(0, 5), label="out of turn") == 0:
+            actor = owner
+            legal = tuple(Action)
+        table.act(actor, data.draw(st.sampled_from(legal), label="action"), now=now)
+    elif kind == "preselect":
+        choices = list(table.public(owner).preselections)
+        if choices:
+            chosen = data.draw(st.sampled_from(choices), label="pre-selection")
+            action = data.draw(st.sampled_from([None, *chosen.allowed]), label="action")
+            table.preselect(owner, chosen.seat, action, now=now)
+        else:
+            table.preselect(owner, seat, "stand", now=now)
+    else:
+        table.advance(now)
+    return owner, 0
+
+
+def reloaded(table: LiveTable, seed: int) -> LiveTable:
+    copy = LiveTable.from_json(json.loads(json.dumps(table.to_json())), rng=random.Random(seed))
+    assert copy == table
+    return copy
+
+
+def with_unseen_cards_replaced(table: LiveTable, data: st.DataObject) -> LiveTable:
+    """The same table with every card nobody has seen replaced by any card: the shoe's
+    cards not yet dealt and, while it is face down, the hole card."""
+    state = table.to_json()
+    shoe = state["round"]["shoe"] if "round" in state else state["shoe"]
+    undealt = len(shoe["cards"]) - shoe["position"]
+    codes = st.integers(0, len(CARDS) - 1)
+    if undealt:
+        shoe["cards"][shoe["position"] :] = data.draw(
+            st.lists(codes, min_size=undealt, max_size=undealt), label="other undealt cards"
+        )
+    rnd = table.round
+    if (
+        rnd is not None
+        and len(state["round"]["dealer"]) >= 2
+        and not any(isinstance(e, HoleCardRevealed) for e in rnd.history())
+    ):
+        state["round"]["dealer"][1] = data.draw(codes, label="other hole card")
+    return LiveTable.from_json(state)
+
+
+def person_stakes(table: LiveTable) -> dict[str, Chips]:
+    """Chips each person has riding in the round in play (none once it is over)."""
+    rnd = table.round
+    riding: defaultdict[str, Chips] = defaultdict(int)
+    if rnd is None or rnd.phase in (Phase.SETTLED, Phase.VOIDED):
+        return riding
+    for seat in rnd.seats:
+        riding[seat.owner] += sum(hand.stake for hand in seat.hands) + (seat.insurance or 0)
+        for behind in seat.behind:
+            riding[behind.owner] += sum(behind.stakes) + (behind.insurance or 0)
+        for owner, amount in seat.pair_bets:
+            riding[owner] += amount
+    return riding
+
+
+@PROPERTY
+@given(st.data())
+def test_chips_are_conserved_refusals_change_nothing_and_every_round_ends(
+    data: st.DataObject,
+) -> None:
+    """A person's chips at the table plus those riding in the round in play are always
+    what they bought in, less what they cashed out, plus the nets of the rounds played —
+    whatever they do, whenever, and whatever the clock does for them."""
+    table = random_table(data)
+    # Bought in, less cashed out.
+    moved: defaultdict[str, Chips] = defaultdict(int, {p: table.balances.get(p, 0) for p in PEOPLE})
+    won: defaultdict[str, Chips] = defaultdict(int)  # the nets of the rounds over
+    counted = 0
+    now = 0.0
+
+    def check() -> None:
+        nonlocal counted
+        rnd = table.round
+        over = rnd is not None and rnd.phase in (Phase.SETTLED, Phase.VOIDED)
+        # At most one round ends per move: the next needs a person's new bet.
+        if rnd is not None and over and counted != table.rounds:
+            counted = table.rounds
+            for person in PEOPLE:
+                won[person] += rnd.net(person)
+        riding = person_stakes(table)
+        for person in PEOPLE:
+            balance = table.balances.get(person, 0)
+            assert balance >= 0
+            assert balance + riding[person] == moved[person] + won[person], person
+
+    for step in range(data.draw(st.integers(10, 40), label="moves")):
+        now += data.draw(st.sampled_from(PAUSES), label="time passes")
+        table.advance(now)
+        check()
+        before = json.dumps(table.to_json())
+        try:
+            owner, chips = move(data, table, now)
+        except IllegalActionError:
+            assert json.dumps(table.to_json()) == before, "a refused move changed the table"
+        else:
+            moved[owner] += chips
+        check()
+        if table.round is not None:
+            event(f"round {table.round.phase.value}")
+        table = reloaded(table, step)
+    table.advance(now + 3600)  # nobody does anything for an hour: every round ends
+    check()
+    assert table.stage is Stage.BETTING
+    assert not any(holder.tier is None for holder in table.holders.values())
+
+
+@PROPERTY
+@given(st.data())
+def test_the_public_view_is_the_same_whatever_the_unseen_cards_are(data: st.DataObject) -> None:
+    table = random_table(data)
+    now = 0.0
+    for _ in range(data.draw(st.integers(5, 30), label="moves")):
+        now += data.draw(st.sampled_from([0.0, 0.5, 2.0, 9.0]), label="time passes")
+        with contextlib.suppress(IllegalActionError):
+            move(data, table, now)
+        other = with_unseen_cards_replaced(table, data)
+        for viewer in (None, *PEOPLE):
+            assert other.public(viewer) == table.public(viewer)
