@@ -141,7 +141,7 @@ def test_a_seat_that_does_not_act_is_auto_played_on_the_next_poll(clock: Clock) 
     table = stored(row)
     assert table.stage.value == "result"
     assert table.balances[f"account {ann.pk}"] == 520  # auto-play stood on 18; 16 + 10 busts
-    bets = Bet.objects.filter(user=ann)
+    bets = Bet.objects.filter(user_id=ann.pk)
     assert [(b.kind, b.staked, b.returned, b.live_table_id, b.live_round) for b in bets] == [
         ("hand", 20, 40, row.pk, 1)
     ]
@@ -186,10 +186,10 @@ def test_a_round_records_every_persons_bets(clock: Clock) -> None:
     table = stored(row)
     assert table.balances[f"account {ann.pk}"] == 520
     assert table.balances[f"account {bob.pk}"] == 530
-    assert [(b.kind, b.staked, b.returned) for b in Bet.objects.filter(user=ann)] == [
+    assert [(b.kind, b.staked, b.returned) for b in Bet.objects.filter(user_id=ann.pk)] == [
         ("hand", 20, 40)
     ]
-    assert [(b.kind, b.staked, b.returned) for b in Bet.objects.filter(user=bob)] == [
+    assert [(b.kind, b.staked, b.returned) for b in Bet.objects.filter(user_id=bob.pk)] == [
         ("behind", 30, 60)
     ]
     history = bobs.get(reverse("trainer:bets")).content.decode()
