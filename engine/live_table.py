@@ -744,6 +744,8 @@ class LiveTable:
                 )  # fmt: skip
                 for n, (o, t, s, r, lv) in data["holders"].items()
             }
+            if any(h.tier is not None and h.tier not in TIERS for h in holders.values()):
+                raise ValueError("unknown bot tier")
             table = cls(
                 rules,
                 shoe,

@@ -406,15 +406,19 @@ class Round:
         action = _as_action(action)
         if self.phase is BETTING:
             raise IllegalActionError("the cards have not been dealt yet")
-        turn = self.turn
-        if turn is None:
+        if self.phase is SETTLED or self.phase is VOIDED:
             raise IllegalActionError("this round is over")
-        if owner is not None and owner != turn.owner:
-            raise IllegalActionError("it is not your turn")
-        if seat is not None and seat != turn.seat:
-            raise IllegalActionError(f"it is seat {turn.seat}'s turn, not seat {seat}'s")
+        if owner is not None or seat is not None:  # (a `Turn` is built only when asked)
+            turn = self.turn
+            assert turn is not None
+            if owner is not None and owner != turn.owner:
+                raise IllegalActionError("it is not your turn")
+            if seat is not None and seat != turn.seat:
+                raise IllegalActionError(f"it is seat {turn.seat}'s turn, not seat {seat}'s")
         if action in self.legal_actions():
             return action
+        turn = self.turn
+        assert turn is not None
         if turn.of_bettor_behind:
             insurance = turn.decision is Decision.BEHIND_INSURANCE
             raise IllegalActionError(legality.behind_refusal(action, insurance))
@@ -779,7 +783,7 @@ class Round:
                     result, paid = settlement.insurance_return(
                         behind.insurance, rules, dealer_natural
                     )
-                    self._record(seat, None, behind.owner, StakeKind.BEHIND_INSURANCE, result,
+                    self._record(seat, None, behind.owner, StakeKind.INSURANCE, result,
                                  behind.insurance, paid, behind.amount)  # fmt: skip
             if seat.pair_bets:
                 result = settlement.pair_result(*self._first_two_cards(seat))
@@ -912,7 +916,7 @@ class Round:
                              insurance, bet)  # fmt: skip
             for behind in seat.behind:
                 if behind.insurance:
-                    self._record(seat, None, behind.owner, StakeKind.BEHIND_INSURANCE, void,
+                    self._record(seat, None, behind.owner, StakeKind.INSURANCE, void,
                                  behind.insurance, behind.insurance, behind.amount)  # fmt: skip
             for owner, amount in seat.pair_bets:
                 self._record(seat, None, owner, StakeKind.PAIR, void, amount, amount, amount)

@@ -67,7 +67,6 @@ class StakeKind(StrEnum):
     HAND = "hand"
     #: Another player's stake riding on one of the seat's hands.
     BEHIND = "behind"
+    #: Insurance: the seat holder's, or a bettor behind's on their own stake (its owner).
     INSURANCE = "insurance"
-    #: A bettor behind's insurance on their stake behind the seat.
-    BEHIND_INSURANCE = "behind_insurance"
     PAIR = "pair"

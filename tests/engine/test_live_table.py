@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -18,16 +19,21 @@ from engine import (
     DELUXE,
     Action,
     ActionTaken,
+    Card,
+    CardDealt,
     Decision,
     IllegalActionError,
     Phase,
+    PlayerView,
     Shoe,
     StakeSettled,
     bots,
 )
-from engine.live_public import NoticeKind, Stage
+from engine.live_public import LivePublic, LiveSeat, NoticeKind, PublicBehind, Stage
 from engine.live_table import LiveTable
-from engine.table import BotSeat
+from engine.seat import BehindBet
+from engine.table import BotSeat, PublicHand
+from tests.engine.test_table import SECRET_KEEPERS, field_types
 
 BETTING, DECISION, RESULT = 15.0, 10.0, 5.0
 
@@ -261,7 +267,7 @@ def test_each_stake_is_settled_with_its_kind_seat_and_owner_for_the_bet_history(
         (3, "ann", "hand", 20, 20),
         (3, "bob", "behind", 10, 10),
         (3, "ann", "insurance", 10, -10),
-        (3, "bob", "behind_insurance", 5, -5),
+        (3, "bob", "insurance", 5, -5),
         (3, "bob", "pair", 10, 60),  # 10s 10d: same rank, black and red: mixed, 6:1
     ]
 
@@ -331,3 +337,21 @@ def test_cash_out_returns_every_chip_and_frees_the_seats_between_rounds():
     table.act("ann", "stand", now=2.0)
     assert table.cash_out("ann", now=8.0) == 80
     assert "ann" not in table.balances and not table.holders
+
+
+def test_no_field_of_the_live_public_view_can_hold_the_shoe_or_the_round():
+    kinds = set(field_types(LivePublic, set()))
+    assert {LiveSeat, PublicHand, PublicBehind, PlayerView, Card, CardDealt} <= kinds
+    secret = (*SECRET_KEEPERS, LiveTable, BehindBet)
+    assert not [kind for kind in kinds if isinstance(kind, type) and kind in secret]
+    assert object not in kinds and Any not in kinds
+
+
+def test_the_table_goes_through_json_mid_decision_with_its_deadline_and_plays_on_the_same():
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    copy = LiveTable.from_json(json.loads(json_of(table)))
+    assert copy == table and copy.deadline == 11.0
+    for each in (table, copy):
+        each.advance(30.0)
+    assert copy == table and copy.balances["ann"] == 120

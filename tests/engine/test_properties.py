@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import event as note_statistic
 from hypothesis import strategies as st
 
 from engine import (
@@ -285,9 +286,10 @@ def check_payout(rnd: Round, s: StakeSettled, dealer_natural: bool) -> None:
             hand = seat.hands[s.hand]
             assert s.owner == seat.owner
             assert s.staked == seat.bet * (2 if hand.doubled else 1)
-    elif s.kind in ("insurance", "behind_insurance"):
+    elif s.kind == "insurance":
+        # The seat holder's on the seat bet, or a bettor behind's on their own stake.
         bettors = {behind.owner: behind.amount for behind in seat.behind}
-        bet = seat.bet if s.kind == "insurance" else bettors[s.owner]
+        bet = seat.bet if s.owner == seat.owner else bettors[s.owner]
         assert s.staked == Fraction(bet, 2)
         per_chip = 1 + rules.insurance_pays if dealer_natural else 0
         assert s.result == ("win" if dealer_natural else "lose")
@@ -402,6 +404,7 @@ def test_every_round_ends(data: st.DataObject) -> None:
     decisions = 0
     while rnd.phase in DECIDING:
         assert decisions < MAX_DECISIONS, "the round is still waiting for a decision"
+        note_statistic(f"a decision in phase {rnd.phase.value}")  # --hypothesis-show-statistics
         preselect(data, rnd)
         turn = rnd.turn
         assert turn is not None

@@ -288,9 +288,9 @@ def test_a_bettor_behind_insures_half_their_own_stake_at_2_to_1(hole, net, balan
     rnd.apply(Action.INSURE, owner="b")
     if rnd.phase is not Phase.SETTLED:
         rnd.apply(Action.STAND)
-    assert nets(rnd)[("b", "behind_insurance")] == net
-    insured = [s for s in rnd.outcome().settlements if s.kind == "behind_insurance"]
-    assert [(s.seat, s.owner, s.staked) for s in insured] == [(1, "b", 2)]
+    assert nets(rnd)[("b", "insurance")] == net
+    insured = [s for s in rnd.outcome().settlements if s.kind == "insurance"]
+    assert [(s.seat, s.owner, s.staked, s.unit) for s in insured] == [(1, "b", 2, 4)]
     assert balances["b"] == balance
 
 
@@ -522,7 +522,7 @@ def test_a_void_settles_every_stake_as_void_at_its_seat_and_hand():
         void(1, "p1", StakeKind.HAND, 10, BET),
         void(1, "b", StakeKind.BEHIND, 7, BET),
         void(None, "p1", StakeKind.INSURANCE, 5, BET),
-        void(None, "b", StakeKind.BEHIND_INSURANCE, Fraction(7, 2), 7),
+        void(None, "b", StakeKind.INSURANCE, Fraction(7, 2), 7),
         void(None, "b", StakeKind.PAIR, 5, 5),
     ]
     assert events == [RoundVoided("internal error"), *refunds]
