@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from engine.bots import BOTS
 from engine.live_table import LiveTable
 from engine.shoe import Shoe
 from engine.table import BotSeat
@@ -297,3 +298,61 @@ def test_htmx_requests_answer_the_table_part_with_the_refusal(two_at_a_table: An
     page = response.content.decode()
     assert response.status_code == 200
     assert 'id="live"' in page and "<html" not in page and "Seat 3 is not yours" in page
+
+
+def test_a_bettor_behind_answers_follow_split_on_the_page(clock: Clock) -> None:
+    """Ann splits 8s against a 6: Bob, behind her, is asked whether to follow; he does, and
+    both of Ann's hands (10s, 10h: 18 each) beat the dealer's 16 + 9."""
+    ann, anns = account("ann")
+    bob, bobs = account("bob")
+    cards = "8s 6d 8h 10c 10s 10h 9s " + "2c 3d 4h 5s " * 20
+    row = open_table(ann, clock, seats=[3], cards=cards)
+    post(bobs, row, op="join", amount=500)
+    post(bobs, row, op="behind", seat=3, amount=20)
+    post(anns, row, op="bet", seat=3, amount=20)
+    post(anns, row, op="act", action="split")
+    page = bobs.get(reverse("trainer:live-table", args=[row.pk])).content.decode()
+    assert "Seat 3 splits: follow with your bet behind?" in page
+    refused(anns, row, "Not allowed", op="act", action="stand")  # Bob's decision, not hers
+    assert post(bobs, row, op="act", action="follow").status_code == 302
+    post(anns, row, op="act", action="stand")
+    post(anns, row, op="act", action="stand")
+    table = stored(row)
+    assert table.stage.value == "result"
+    assert table.balances[f"account {ann.pk}"] == 540
+    assert table.balances[f"account {bob.pk}"] == 540
+    assert sorted(
+        (b.kind, b.hand, b.staked, b.returned) for b in Bet.objects.filter(user_id=bob.pk)
+    ) == [
+        ("behind", 0, 20, 40),
+        ("behind", 1, 20, 40),
+    ]
+
+
+def test_a_round_that_fails_is_voided_and_every_bet_refunded(
+    clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault inside the round (here the bot in seat 1 breaks): the round is void, each
+    person's stake comes back, and the history says so."""
+
+    def broken(view: object) -> str:
+        raise RuntimeError("the bot's strategy failed")
+
+    monkeypatch.setitem(BOTS, "hard", broken)
+    ann, anns = account("ann")
+    bob, bobs = account("bob")
+    row = open_table(ann, clock, seats=[3], bots=[BotSeat(1, "hard")])
+    post(bobs, row, op="join", amount=500)
+    post(bobs, row, op="pair", seat=3, amount=10)
+    response = post(anns, row, op="bet", seat=3, amount=20)
+    assert response.status_code == 302
+    table = stored(row)
+    assert table.balances[f"account {ann.pk}"] == 500
+    assert table.balances[f"account {bob.pk}"] == 500
+    page = anns.get(reverse("trainer:live-table", args=[row.pk])).content.decode()
+    assert "it is void and every bet in it refunded" in page
+    recorded = Bet.objects.filter(live_table=row).order_by("kind")
+    assert [(b.kind, b.result, b.staked, b.returned) for b in recorded] == [
+        ("hand", "void", 20, 20),
+        ("pair", "void", 10, 10),
+    ]
