@@ -58,6 +58,7 @@ __all__ = [
     "player_names",
     "seat_owner",
     "table_snapshot",
+    "table_version",
 ]
 
 logger = logging.getLogger(__name__)
@@ -200,6 +201,12 @@ def player_names(public: LivePublic) -> dict[str, str]:
 def open_tables(limit: int = 50) -> list[SharedTable]:
     """The lobby's tables: open ones, the newest first."""
     return list(SharedTable.objects.filter(closed_at__isnull=True).order_by("-opened_at")[:limit])
+
+
+def table_version(table_id: int) -> int | None:
+    """The table's stored version (None if there is no such table): all a poll reads
+    when nothing changed."""
+    return SharedTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
 def table_snapshot(table_id: int) -> LiveSnapshot:

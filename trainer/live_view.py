@@ -71,6 +71,8 @@ RESULT_LABELS: dict[str, Promise] = {
     "surrender": gettext_lazy("Surrender"),
     "void": gettext_lazy("Refunded"),
 }
+#: The latest notices shown (a quiet table notes every window that closed without a bet).
+NOTICES_SHOWN = 6
 #: The amounts offered as bet buttons, within the table's limits.
 BET_AMOUNTS: tuple[int, ...] = (10, 20, 50, 100, 200, 500)
 
@@ -183,7 +185,7 @@ class LiveTableView:
                 if turn is not None
                 else None
             ),
-            notices=tuple(_notice(n, names, viewer) for n in public.notices),
+            notices=tuple(_notice(n, names, viewer) for n in public.notices[-NOTICES_SHOWN:]),
             buy_ins=BUY_INS,
             amounts=tuple(a for a in BET_AMOUNTS if limits.minimum <= a <= limits.maximum),
         )

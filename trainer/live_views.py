@@ -105,16 +105,19 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     are applied first)."""
     owner = selectors.owner_of(request)
     now = timezone.now()
+    live_tables.apply_deadlines(table_id, now)
+    version = live_tables.table_version(table_id)
+    if version is None:
+        raise Http404("no such live table")
+    if _etag(version, owner) in request.headers.get("If-None-Match", ""):
+        not_modified = HttpResponseNotModified()  # nothing parsed, nothing drawn
+        not_modified["ETag"] = _etag(version, owner)
+        return not_modified
     try:
-        live_tables.apply_deadlines(table_id, now)
         shown = live_tables.table_snapshot(table_id)
     except live_tables.LiveNotFound:
         raise Http404("no such live table") from None
     etag = _etag(shown.row.version, owner)
-    if etag in request.headers.get("If-None-Match", ""):
-        not_modified = HttpResponseNotModified()
-        not_modified["ETag"] = etag
-        return not_modified
     context = {"live": _view(shown, owner, now), "error": None}
     response = render(request, "trainer/live_table.html#live", context)
     response["ETag"] = etag

@@ -356,3 +356,18 @@ def test_a_round_that_fails_is_voided_and_every_bet_refunded(
         ("hand", "void", 20, 20),
         ("pair", "void", 10, 10),
     ]
+
+
+def test_a_poll_of_an_unchanged_table_parses_nothing(
+    clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many watchers poll every second: an unchanged table costs them no parsing."""
+    ann, client = account("ann")
+    row = open_table(ann, clock, seats=[3])
+    tag = poll(client, row)["ETag"]
+
+    def unread(*args: object, **kwargs: object) -> LiveTable:
+        raise AssertionError("the table's state was parsed")
+
+    monkeypatch.setattr(LiveTable, "from_json", unread)
+    assert poll(client, row, tag).status_code == 304
