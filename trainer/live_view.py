@@ -118,6 +118,8 @@ class LiveTableView:
     seconds_left: int
     rounds: int
     dealer: tuple[CardFace | None, ...]
+    #: The score of the dealer's cards face up (None before the deal).
+    dealer_total: int | None
     seats: tuple[SeatShown, ...]
     at_table: bool
     guest: bool
@@ -172,6 +174,9 @@ class LiveTableView:
             seconds_left=max(0, math.ceil(public.deadline - now)),
             rounds=public.rounds,
             dealer=tuple(None if c is None else CardFace.of(c) for c in public.dealer),
+            dealer_total=hand_value(shown).total
+            if (shown := [c for c in public.dealer if c])
+            else None,
             seats=seats,
             at_table=at_table,
             guest=guest,

@@ -136,9 +136,13 @@ def test_a_seat_that_does_not_act_is_auto_played_on_the_next_poll(clock: Clock) 
     table = stored(row)
     assert table.round is not None and table.round.turn is not None
     assert table.round.turn.owner == f"account {ann.pk}"
-    clock.advance(10.5)  # past the 10 s decision window: nobody looked
     watcher = Client()
-    assert poll(watcher, row).status_code == 200
+    dealer = poll(watcher, row).content.decode().split('data-testid="dealer"')[1].split("</p>")[0]
+    assert "9♥" in dealer and "7♣" not in dealer and "face down" in dealer and "(9)" in dealer
+    clock.advance(10.5)  # past the 10 s decision window: nobody looked
+    page = poll(watcher, row)
+    assert page.status_code == 200
+    assert "Time ran out for ann: played automatically." in page.content.decode()
     table = stored(row)
     assert table.stage.value == "result"
     assert table.balances[f"account {ann.pk}"] == 520  # auto-play stood on 18; 16 + 10 busts
