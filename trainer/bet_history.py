@@ -15,8 +15,10 @@ class BetLine:
     """One row of the history."""
 
     settled_at: datetime
-    #: The practice session the bet was made in, and the round's number in it.
-    session_id: int
+    #: The practice session or the live table the bet was made at (one of the two), and
+    #: the round's number there.
+    session_id: int | None
+    live_table_id: int | None
     round_number: int
     kind: str
     seat: int
@@ -27,15 +29,16 @@ class BetLine:
     net: int
 
     @classmethod
-    def of(cls, bet: Bet, *, split_seats: frozenset[tuple[int, int]]) -> BetLine:
-        """A line for ``bet``; ``split_seats`` holds (round id, seat) of the seats that were
+    def of(cls, bet: Bet, *, split_seats: frozenset[SeatKey]) -> BetLine:
+        """A line for ``bet``; ``split_seats`` holds the `seat_key` of each seat that was
         split, whose hands are numbered."""
         played = bet.practice_round
-        split = (played.pk, bet.seat) in split_seats
+        split = seat_key(bet) in split_seats
         return cls(
             settled_at=bet.settled_at,
-            session_id=played.session_id,
-            round_number=played.number,
+            session_id=played.session_id if played is not None else None,
+            live_table_id=bet.live_table_id,
+            round_number=played.number if played is not None else bet.live_round or 0,
             kind=str(bet.get_kind_display()),
             seat=bet.seat,
             hand=bet.hand + 1 if split and bet.hand is not None else None,
@@ -45,6 +48,17 @@ class BetLine:
         )
 
 
-def bet_lines(bets: Iterable[Bet], split_seats: frozenset[tuple[int, int]]) -> list[BetLine]:
+#: A seat in one round: (practice round id, None, seat) or (live table id, round, seat).
+SeatKey = tuple[int | None, int | None, int]
+
+
+def seat_key(bet: Bet) -> SeatKey:
+    """The seat and round a bet was settled on, wherever it was."""
+    if bet.practice_round_id is not None:
+        return (bet.practice_round_id, None, bet.seat)
+    return (bet.live_table_id, bet.live_round, bet.seat)
+
+
+def bet_lines(bets: Iterable[Bet], split_seats: frozenset[SeatKey]) -> list[BetLine]:
     """The lines of a page of bets (see `BetLine.of`)."""
     return [BetLine.of(bet, split_seats=split_seats) for bet in bets]

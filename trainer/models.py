@@ -193,7 +193,15 @@ class Bet(PlayerRecord):
         INSURANCE = StakeKind.INSURANCE.value, _("Insurance")
         PAIR = StakeKind.PAIR.value, _("Pair bet")
 
-    practice_round = models.ForeignKey(PracticeRound, on_delete=models.CASCADE, related_name="bets")
+    #: Where it was settled: a practice round, or a live table's round (by its number
+    #: there) — exactly one of the two.
+    practice_round = models.ForeignKey(
+        PracticeRound, null=True, blank=True, on_delete=models.CASCADE, related_name="bets"
+    )
+    live_table = models.ForeignKey(
+        "SharedTable", null=True, blank=True, on_delete=models.CASCADE, related_name="bets"
+    )
+    live_round = models.PositiveIntegerField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField()
     #: Which of the seat's hands (0 first, more after a split); None for a side stake.
     hand = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -210,6 +218,19 @@ class Bet(PlayerRecord):
             models.Index(fields=["guest_token", "-settled_at", "-id"]),
         ]
         ordering = ["-settled_at", "-id"]
+        constraints = [
+            *PlayerRecord.Meta.constraints,
+            models.CheckConstraint(
+                condition=(
+                    models.Q(practice_round__isnull=False, live_table__isnull=True)
+                    & models.Q(live_round__isnull=True)
+                )
+                | models.Q(
+                    practice_round__isnull=True, live_table__isnull=False, live_round__isnull=False
+                ),
+                name="bet_settled_at_one_table",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} bet of {self.staked} on seat {self.seat}: {self.result}"
@@ -218,6 +239,41 @@ class Bet(PlayerRecord):
     def net(self) -> int:
         """Chips won (positive) or lost."""
         return self.returned - self.staked
+
+
+class SharedTable(models.Model):
+    """A live Deluxe table that several people share: the engine's `LiveTable` as JSON,
+    versioned like a practice session (``state`` holds the shoe: server-side only).
+
+    The columns beside the state are copies of it that a query needs without parsing it:
+    ``deadline`` (the stage or decision that ends next, so that a request can tell at a
+    glance whether the clock has something to apply), the lobby's figures, and how many
+    rounds' bets are on record.
+    """
+
+    rules_name = models.CharField(max_length=60)
+    rules_version = models.CharField(max_length=20)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(db_index=True)
+    seats_taken = models.PositiveSmallIntegerField(default=0)
+    minimum_bet = models.PositiveIntegerField()
+    maximum_bet = models.PositiveIntegerField()
+    #: The rounds whose settled bets are in the bet history (the table's rounds dealt,
+    #: once the last is over).
+    rounds_recorded = models.PositiveIntegerField(default=0)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    opened_at = models.DateTimeField()
+    #: When the last person cashed out; a closed table takes no one.
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["closed_at", "-opened_at"])]
+
+    def __str__(self) -> str:
+        return f"live table {self.pk} (version {self.version})"
 
 
 class StoredAnalysis(models.Model):

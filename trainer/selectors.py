@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Q, QuerySet, Sum
@@ -27,6 +27,9 @@ from engine.table import PublicTable
 from trainer.models import Bet, Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
 from trainer.practice_table import TableSnapshot
+
+if TYPE_CHECKING:  # bet_history reads the table's labels, whose module reads these
+    from trainer.bet_history import SeatKey
 
 # Whose data a request sees ---------------------------------------------------------------
 
@@ -307,9 +310,16 @@ def bet_history(owner: Owner, page: str | int | None) -> Page[Bet]:
     return Paginator(bets, BETS_PER_PAGE).get_page(page)
 
 
-def split_seats(owner: Owner, bets: Iterable[Bet]) -> frozenset[tuple[int, int]]:
-    """(round id, seat) of each seat split in the rounds of these bets: the seats whose
-    hands the history numbers."""
-    rounds = {bet.practice_round_id for bet in bets}
-    split = Bet.objects.filter(**owner.filter(), practice_round__in=rounds, hand__gt=0)
-    return frozenset(split.values_list("practice_round_id", "seat").distinct())
+def split_seats(owner: Owner, bets: Iterable[Bet]) -> frozenset[SeatKey]:
+    """The `seat_key` of each seat split in the rounds of these bets (at a practice table
+    or a live one): the seats whose hands the history numbers."""
+    bets = list(bets)
+    rounds = {bet.practice_round_id for bet in bets if bet.practice_round_id is not None}
+    tables = {bet.live_table_id for bet in bets if bet.live_table_id is not None}
+    mine = Bet.objects.filter(**owner.filter(), hand__gt=0)
+    split = mine.filter(Q(practice_round__in=rounds) | Q(live_table__in=tables))
+    rows = split.values_list("practice_round_id", "live_table_id", "live_round", "seat")
+    return frozenset(
+        (practice, None, seat) if practice is not None else (live, number, seat)
+        for practice, live, number, seat in rows.distinct()
+    )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from trainer import accounts, views
+from trainer import accounts, live_views, views
 
 # The project and the app share this package, so the app's routes get their "trainer"
 # namespace here rather than from a second urls module.
@@ -17,6 +17,9 @@ trainer_patterns = [
     path("practice/<int:session_id>/options/", views.table_options, name="table-options"),
     path("practice/<int:session_id>/summary/", views.practice_summary, name="practice-summary"),
     path("bets/", views.bets, name="bets"),
+    path("tables/", live_views.lobby, name="live-lobby"),
+    path("tables/<int:table_id>/", live_views.table, name="live-table"),
+    path("tables/<int:table_id>/state/", live_views.table_state, name="live-table-state"),
     path("chart/", views.chart, name="chart"),
     path("chart/<slug:preset>/", views.chart, name="chart"),
 ]

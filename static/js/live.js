@@ -1,0 +1,50 @@
+// A live table's page: the countdown ticks between polls, and a poll that brings the
+// table as it already is (a 304 answered from the browser's cache) is not swapped in.
+(function () {
+  "use strict";
+
+  function stamp(element) {
+    if (!element.dataset.until) {
+      var left = Number(element.dataset.secondsLeft) || 0;
+      element.dataset.until = String(Date.now() + left * 1000);
+    }
+  }
+
+  function tick() {
+    document.querySelectorAll("[data-seconds-left]").forEach(function (element) {
+      stamp(element);
+      var left = Math.max(0, Math.ceil((Number(element.dataset.until) - Date.now()) / 1000));
+      var text = element.textContent;
+      // Keep the server's words; only the number ticks.
+      element.textContent = text.replace(/\d+/, String(left));
+    });
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var table = document.getElementById("live");
+    var xhr = event.detail.xhr;
+    if (!table || event.detail.target !== table) {
+      return;
+    }
+    if (xhr.status === 304) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    var tag = xhr.getResponseHeader("ETag");
+    if (xhr.status === 200 && tag && tag === table.dataset.etag && event.detail.requestConfig.verb === "get") {
+      event.detail.shouldSwap = false;
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var table = document.getElementById("live");
+    var tag = event.detail.xhr.getResponseHeader("ETag");
+    if (table && tag) {
+      table.dataset.etag = tag;
+    }
+    tick();
+  });
+
+  tick();
+  setInterval(tick, 250);
+})();

@@ -1,0 +1,259 @@
+"""A live table as one person's page shows it, built only from `LivePublic` (what a
+player may see: no shoe, no hole card before it turns)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from engine.events import StakeSettled
+from engine.hand import hand_value
+from engine.live_public import LivePublic, LiveSeat, Notice, NoticeKind, Stage
+from engine.values import Action, Decision, StakeKind
+from trainer.drill_view import ACTION_BUTTONS, CardFace
+from trainer.live_tables import BUY_INS
+
+STAGE_LABELS: dict[Stage, Promise] = {
+    Stage.BETTING: gettext_lazy("Place your bets"),
+    Stage.PLAYING: gettext_lazy("Round in play"),
+    Stage.RESULT: gettext_lazy("Round over"),
+}
+TIER_LABELS: dict[str, Promise] = {
+    "easy": gettext_lazy("Easy bot"),
+    "normal": gettext_lazy("Normal bot"),
+    "hard": gettext_lazy("Hard bot"),
+}
+ACTION_LABELS: dict[Action, Promise] = {
+    **{action: label for action, (label, _key) in ACTION_BUTTONS.items()},
+    Action.INSURE: gettext_lazy("Insure"),
+    Action.NO_INSURANCE: gettext_lazy("No insurance"),
+    Action.FOLLOW: gettext_lazy("Follow"),
+    Action.NO_FOLLOW: gettext_lazy("Do not follow"),
+}
+DECISION_LABELS: dict[Decision, Promise] = {
+    Decision.HAND: gettext_lazy("Your hand on seat %(seat)s: your play."),
+    Decision.INSURANCE: gettext_lazy("Seat %(seat)s: insurance?"),
+    Decision.BEHIND_INSURANCE: gettext_lazy("Your bet behind seat %(seat)s: insurance?"),
+    Decision.FOLLOW_DOUBLE: gettext_lazy("Seat %(seat)s doubles: follow with your bet behind?"),
+    Decision.FOLLOW_SPLIT: gettext_lazy("Seat %(seat)s splits: follow with your bet behind?"),
+}
+NOTICE_LABELS: dict[NoticeKind, Promise] = {
+    NoticeKind.UNSEATED: gettext_lazy("Seat %(seat)s had no bet when betting closed: freed."),
+    NoticeKind.SAT_OUT: gettext_lazy("Seat %(seat)s sits this round out."),
+    NoticeKind.FREED_SAT_OUT: gettext_lazy("Seat %(seat)s sat out two rounds: freed."),
+    NoticeKind.FREED_SHORT: gettext_lazy("Seat %(seat)s cannot cover the minimum bet: freed."),
+    NoticeKind.LEFT: gettext_lazy("%(name)s left seat %(seat)s."),
+    NoticeKind.BEHIND_RETURNED: gettext_lazy(
+        "A bet behind seat %(seat)s was returned: %(amount)s chips."
+    ),
+    NoticeKind.PAIR_RETURNED: gettext_lazy(
+        "A pair bet on seat %(seat)s was returned: %(amount)s chips."
+    ),
+    NoticeKind.NO_ROUND: gettext_lazy("Betting closed without a bet: no round."),
+    NoticeKind.DEALT: gettext_lazy("Round %(amount)s dealt."),
+    NoticeKind.TIMED_OUT: gettext_lazy("Time ran out for %(name)s: played automatically."),
+    NoticeKind.VOIDED: gettext_lazy(
+        "The round could not be completed: it is void and every bet in it refunded."
+    ),
+    NoticeKind.BOT_BOUGHT_IN: gettext_lazy("The bot in seat %(seat)s bought in again."),
+}
+RESULT_LABELS: dict[str, Promise] = {
+    "win": gettext_lazy("Win"),
+    "lose": gettext_lazy("Lose"),
+    "push": gettext_lazy("Push"),
+    "bust": gettext_lazy("Bust"),
+    "blackjack": gettext_lazy("Blackjack"),
+    "surrender": gettext_lazy("Surrender"),
+    "void": gettext_lazy("Refunded"),
+}
+#: The latest notices shown (a quiet table notes every window that closed without a bet).
+NOTICES_SHOWN = 6
+#: The amounts offered as bet buttons, within the table's limits.
+BET_AMOUNTS: tuple[int, ...] = (10, 20, 50, 100, 200, 500)
+
+
+@dataclass(frozen=True)
+class HandShown:
+    cards: tuple[CardFace, ...]
+    total: int
+    stake: int
+    result: str | None
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    """One of the seven seats, with what the viewer may do there."""
+
+    number: int
+    who: str
+    mine: bool
+    bot: bool
+    empty: bool
+    bet: int | None
+    hands: tuple[HandShown, ...]
+    #: Bets behind the seat and pair bets on it, in words.
+    side_bets: tuple[str, ...]
+    to_act: bool
+    can_sit: bool
+    can_bet: bool
+    can_bet_behind: bool
+    can_pair: bool
+
+
+@dataclass(frozen=True)
+class LiveTableView:
+    table_id: int
+    version: int
+    closed: bool
+    stage: str
+    stage_label: str
+    #: When the stage or the awaited decision ends (seconds since the epoch), and how
+    #: many seconds are left as the page is drawn (the countdown without JavaScript).
+    deadline: float
+    seconds_left: int
+    rounds: int
+    dealer: tuple[CardFace | None, ...]
+    #: The score of the dealer's cards face up (None before the deal).
+    dealer_total: int | None
+    seats: tuple[SeatShown, ...]
+    at_table: bool
+    guest: bool
+    balance: int
+    committed: int
+    decision: str | None
+    actions: tuple[tuple[str, str], ...]
+    turn: str | None
+    notices: tuple[str, ...]
+    buy_ins: tuple[int, ...]
+    amounts: tuple[int, ...]
+
+    @classmethod
+    def of(
+        cls, *, table_id: int, version: int, closed: bool, public: LivePublic,
+        names: Mapping[str, str], guest: bool, now: float,
+    ) -> LiveTableView:  # fmt: skip
+        viewer = public.viewer
+        betting = public.stage is Stage.BETTING and not closed
+        at_table = viewer is not None and any(o == viewer for o, _c in public.balances)
+        mine = sum(seat.owner == viewer for seat in public.seats)
+        held = {seat.number: seat for seat in public.seats}
+        results = {
+            (e.seat, e.hand): str(RESULT_LABELS.get(e.result.value, e.result.value))
+            for e in public.history
+            if isinstance(e, StakeSettled) and e.kind is StakeKind.HAND
+        }
+        seats = tuple(
+            _seat(
+                number,
+                held.get(number),
+                public,
+                names,
+                results,
+                may_sit=at_table and not guest and not closed and mine < 2,
+                betting=betting,
+                at_table=at_table,
+            )  # fmt: skip
+            for number in range(1, public.rules.max_seats + 1)
+        )
+        turn, decision = public.turn, None
+        if public.decision is not None and turn is not None:
+            decision = str(DECISION_LABELS[turn.decision] % {"seat": turn.seat})
+        limits = public.limits
+        return cls(
+            table_id=table_id,
+            version=version,
+            closed=closed,
+            stage=public.stage.value,
+            stage_label=str(STAGE_LABELS[public.stage]),
+            deadline=public.deadline,
+            seconds_left=max(0, math.ceil(public.deadline - now)),
+            rounds=public.rounds,
+            dealer=tuple(None if c is None else CardFace.of(c) for c in public.dealer),
+            dealer_total=hand_value(shown).total
+            if (shown := [c for c in public.dealer if c])
+            else None,
+            seats=seats,
+            at_table=at_table,
+            guest=guest,
+            balance=int(public.balance(viewer)) if viewer is not None else 0,
+            committed=int(public.committed),
+            decision=decision,
+            actions=tuple((a.value, str(ACTION_LABELS[a])) for a in public.legal),
+            turn=(
+                _("Seat %(seat)s to play: %(name)s")
+                % {"seat": turn.seat, "name": _name(turn.owner, names, viewer)}
+                if turn is not None
+                else None
+            ),
+            notices=tuple(_notice(n, names, viewer) for n in public.notices[-NOTICES_SHOWN:]),
+            buy_ins=BUY_INS,
+            amounts=tuple(a for a in BET_AMOUNTS if limits.minimum <= a <= limits.maximum),
+        )
+
+
+def _seat(
+    number: int, seat: LiveSeat | None, public: LivePublic, names: Mapping[str, str],
+    results: Mapping[tuple[int, int | None], str], *, may_sit: bool, betting: bool,
+    at_table: bool,
+) -> SeatShown:  # fmt: skip
+    viewer = public.viewer
+    if seat is None:
+        return SeatShown(number, _("Empty"), False, False, True, None, (), (),
+                         False, may_sit, False, False, False)  # fmt: skip
+    own = seat.owner == viewer
+    hands = tuple(
+        HandShown(
+            tuple(CardFace.of(card) for card in hand.cards),
+            hand_value(hand.cards).total,
+            int(hand.stake),
+            results.get((number, index)),
+        )
+        for index, hand in enumerate(seat.hands)
+    )
+    sides = tuple(
+        _("Behind: %(name)s, %(amount)s")
+        % {"name": _name(b.owner, names, viewer), "amount": b.amount}
+        for b in seat.behind
+    ) + tuple(
+        _("Pair bet: %(name)s, %(amount)s")
+        % {"name": _name(p.owner, names, viewer), "amount": p.amount}
+        for p in seat.pairs
+    )
+    turn = public.turn
+    return SeatShown(
+        number=number,
+        who=_name(seat.owner, names, viewer) if seat.tier is None else str(TIER_LABELS[seat.tier]),
+        mine=own,
+        bot=seat.tier is not None,
+        empty=False,
+        bet=seat.bet,
+        hands=hands,
+        side_bets=sides,
+        to_act=turn is not None and turn.seat == number,
+        can_sit=False,
+        can_bet=own and betting,
+        can_bet_behind=not own and betting and at_table,
+        can_pair=betting and at_table,
+    )
+
+
+def _name(owner: str, names: Mapping[str, str], viewer: str | None) -> str:
+    if owner == viewer:
+        return _("You")
+    if owner.startswith("guest "):
+        return _("A guest")
+    return names.get(owner, _("A player"))
+
+
+def _notice(notice: Notice, names: Mapping[str, str], viewer: str | None) -> str:
+    name = _name(notice.owner, names, viewer) if notice.owner else ""
+    return str(NOTICE_LABELS[notice.kind]) % {
+        "seat": notice.seat,
+        "name": name,
+        "amount": notice.amount,
+    }
