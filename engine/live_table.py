@@ -271,6 +271,8 @@ class LiveTable:
         pairs = [bet for bet in self.pairs if bet.seat in playing]
         seat_bets, self.seat_bets, self.behind, self.pairs = self.seat_bets, {}, [], []
         if not (seat_bets or behind or pairs):
+            # The next window opens at once: only what this closing did stays shown.
+            self.notices = [notice for notice in self.notices if notice.at >= at]
             self._note(at, NoticeKind.NO_ROUND)
             self.deadline = at + self.betting_seconds
             if not any(holder.tier is None for holder in self.holders.values()):

@@ -158,6 +158,18 @@ def test_without_a_persons_stake_no_round_is_dealt_and_a_quiet_table_waits_unpla
     assert table.rounds == 0 and table.balances == {"bot 1": 1000}
 
 
+def test_a_watched_table_without_bets_keeps_only_its_latest_notices():
+    # Polled every 5 s for an hour, nobody betting: a window closes with no round every
+    # 15 s, and the stored state must not grow with each one.
+    table = seated(live(), ("ann", 3))
+    sizes = []
+    for tick in range(1, 721):
+        table.advance(5.0 * tick)
+        sizes.append(len(json_of(table)))
+    assert kinds(table.notices) == ["no_round"]
+    assert max(sizes[60:]) == sizes[60]  # as large after five minutes as after an hour
+
+
 def test_bots_bet_the_minimum_and_play_at_once_around_a_persons_turn():
     # Easy bots at 1 and 5 hit below 17. Seat 1: 10 6 hits the 2 and stands on 18; ann
     # (3) stands on 19 at 4; seat 5: 10 7 stands. Dealer 9 7 draws the 10d: bust.
