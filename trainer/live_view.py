@@ -15,32 +15,20 @@ from engine.events import StakeSettled
 from engine.hand import hand_value
 from engine.live_public import LivePublic, LiveSeat, Notice, NoticeKind, Stage
 from engine.values import Action, Decision, StakeKind
-from trainer.drill_view import ACTION_BUTTONS, CardFace
+from trainer.drill_view import CardFace
 from trainer.live_tables import BUY_INS
+from trainer.table_view import BEHIND_PROMPTS, BUTTONS, TIER_LABELS
 
 STAGE_LABELS: dict[Stage, Promise] = {
     Stage.BETTING: gettext_lazy("Place your bets"),
     Stage.PLAYING: gettext_lazy("Round in play"),
     Stage.RESULT: gettext_lazy("Round over"),
 }
-TIER_LABELS: dict[str, Promise] = {
-    "easy": gettext_lazy("Easy bot"),
-    "normal": gettext_lazy("Normal bot"),
-    "hard": gettext_lazy("Hard bot"),
-}
-ACTION_LABELS: dict[Action, Promise] = {
-    **{action: label for action, (label, _key) in ACTION_BUTTONS.items()},
-    Action.INSURE: gettext_lazy("Insure"),
-    Action.NO_INSURANCE: gettext_lazy("No insurance"),
-    Action.FOLLOW: gettext_lazy("Follow"),
-    Action.NO_FOLLOW: gettext_lazy("Do not follow"),
-}
+ACTION_LABELS: dict[Action, Promise] = {action: label for action, (label, _key) in BUTTONS.items()}
 DECISION_LABELS: dict[Decision, Promise] = {
     Decision.HAND: gettext_lazy("Your hand on seat %(seat)s: your play."),
     Decision.INSURANCE: gettext_lazy("Seat %(seat)s: insurance?"),
-    Decision.BEHIND_INSURANCE: gettext_lazy("Your bet behind seat %(seat)s: insurance?"),
-    Decision.FOLLOW_DOUBLE: gettext_lazy("Seat %(seat)s doubles: follow with your bet behind?"),
-    Decision.FOLLOW_SPLIT: gettext_lazy("Seat %(seat)s splits: follow with your bet behind?"),
+    **BEHIND_PROMPTS,
 }
 NOTICE_LABELS: dict[NoticeKind, Promise] = {
     NoticeKind.UNSEATED: gettext_lazy("Seat %(seat)s had no bet when betting closed: freed."),

@@ -66,18 +66,16 @@ INSURANCE_BUTTONS: dict[Action, tuple[Promise, str]] = {
     Action.INSURE: (gettext_lazy("Insure"), "i"),
     Action.NO_INSURANCE: (gettext_lazy("No insurance"), "n"),
 }
-#: The question a decision of the player's bet behind a bot's seat asks.
+#: The question a decision of a bet behind asks its bettor.
 BEHIND_PROMPTS: dict[Decision, Promise] = {
-    Decision.BEHIND_INSURANCE: gettext_lazy("Insure your bet behind seat %(number)s?"),
-    Decision.FOLLOW_DOUBLE: gettext_lazy("Seat %(number)s doubles: double your bet behind it too?"),
-    Decision.FOLLOW_SPLIT: gettext_lazy(
-        "Seat %(number)s splits: put as much again behind its second hand?"
-    ),
+    Decision.BEHIND_INSURANCE: gettext_lazy("Your bet behind seat %(seat)s: insurance?"),
+    Decision.FOLLOW_DOUBLE: gettext_lazy("Seat %(seat)s doubles: follow with your bet behind?"),
+    Decision.FOLLOW_SPLIT: gettext_lazy("Seat %(seat)s splits: follow with your bet behind?"),
 }
 #: A bettor behind a seat that doubles or splits: stake as much again with it, or not.
 FOLLOW_BUTTONS: dict[Action, tuple[Promise, str]] = {
     Action.FOLLOW: (gettext_lazy("Follow"), "f"),
-    Action.NO_FOLLOW: (gettext_lazy("Don't follow"), "n"),
+    Action.NO_FOLLOW: (gettext_lazy("Do not follow"), "n"),
 }
 BUTTONS = {**ACTION_BUTTONS, **INSURANCE_BUTTONS, **FOLLOW_BUTTONS}
 
@@ -212,7 +210,7 @@ class TableView:
         if decision is not None:
             choices = tuple(Choice(action.value, *BUTTONS[action]) for action in decision.legal)
             if not decision.decision.by_holder:
-                behind_prompt = BEHIND_PROMPTS[decision.decision] % {"number": decision.seat}
+                behind_prompt = BEHIND_PROMPTS[decision.decision] % {"seat": decision.seat}
             elif shown.hint_bot is not None:
                 best = shown.hint_bot(decision)
                 hint = Choice(best.value, *BUTTONS[best])

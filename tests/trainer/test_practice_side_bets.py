@@ -127,7 +127,7 @@ def test_a_bet_behind_a_doubling_bot_asks_whether_to_follow(
     deal(client, session, behind_2=20)
     asked = words(send(client, session, "act", action="stand"))
 
-    assert "Seat 2 doubles: double your bet behind it too?" in asked
+    assert "Seat 2 doubles: follow with your bet behind?" in asked
     assert 'value="follow"' in text(send(client, session, "act", action="hit", version=0))
     assert "Hint:" not in asked  # the strategy chart has no play for a bet behind
     shown = words(send(client, session, "act", action=answer))
