@@ -54,11 +54,11 @@ from engine.live_public import (
     Stage,
 )
 from engine.round import Phase, Round
-from engine.round_codec import chips_from_json, chips_to_json
 from engine.rules import DELUXE, Rules
 from engine.seat import paired_bet
 from engine.shoe import Shoe
 from engine.table import TIERS, BotSeat, Limits, PublicHand, bot_owner
+from engine.table_state import table_state_from_json, table_state_to_json
 from engine.values import Action
 
 __all__ = ["Holder", "LiveTable", "Now", "seconds"]
@@ -712,28 +712,14 @@ class LiveTable:
             "pairs": [[b.seat, b.owner, b.amount] for b in self.pairs],
             "notices": [[n.at, n.kind.value, n.seat, n.owner, n.amount] for n in self.notices],
         }
-        if self.round is not None:
-            # The round carries the rules, the shoe and the balances it shares with us.
-            data["round"] = self.round.to_json()
-        else:
-            data["rules"] = self.rules.to_json()
-            data["shoe"] = self.shoe.to_json()
-            data["balances"] = {o: chips_to_json(v) for o, v in self.balances.items()}
+        data.update(table_state_to_json(self.round, self.rules, self.shoe, self.balances))
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, rng: random.Random | None = None) -> LiveTable:
         """The inverse of `to_json`; the shoe's RNG is not state and is given anew."""
         try:
-            current = Round.from_json(data["round"], rng=rng) if "round" in data else None
-            if current is not None:
-                rules, shoe, balances = current.rules, current.shoe, current.balances
-            else:
-                rules = Rules.from_json(data["rules"])
-                shoe = Shoe.from_json(data["shoe"], rng=rng)
-                balances = {str(o): chips_from_json(v) for o, v in data["balances"].items()}
-            if balances is None:
-                raise ValueError("a live table keeps balances")
+            current, rules, shoe, balances = table_state_from_json(data, rng=rng)
             betting, decision, result = (float(s) for s in data["seconds"])
             minimum, maximum, step = (int(v) for v in data["limits"])
             holders = {

@@ -35,6 +35,7 @@ from engine.events import Event, ShoeShuffled, StakeSettled, dealer_cards
 from engine.round import Phase, Round, Turn
 from engine.rules import Rules
 from engine.shoe import Shoe
+from engine.table_state import table_state_from_json, table_state_to_json
 from engine.values import Action
 from engine.view import PlayerView
 
@@ -415,27 +416,15 @@ class Table:
             "bot_bankroll": self.bot_bankroll,
             "limits": [self.limits.minimum, self.limits.maximum, self.limits.step],
         }
-        if self.round is not None:
-            # The round carries the rules, the shoe and the balances it shares with us.
-            data["round"] = self.round.to_json()
-        else:
-            data["rules"] = self.rules.to_json()
-            data["shoe"] = self.shoe.to_json()
-            data["balances"] = dict(self.balances)
+        data.update(table_state_to_json(self.round, self.rules, self.shoe, self.balances))
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, rng: random.Random | None = None) -> Table:
         """The inverse of `to_json`; the shoe's RNG is not state and is given anew."""
         try:
-            current = Round.from_json(data["round"], rng=rng) if "round" in data else None
-            if current is not None:
-                rules, shoe, balances = current.rules, current.shoe, current.balances
-            else:
-                rules = Rules.from_json(data["rules"])
-                shoe = Shoe.from_json(data["shoe"], rng=rng)
-                balances = {str(owner): int(v) for owner, v in data["balances"].items()}
-            if balances is None or PLAYER not in balances:
+            current, rules, shoe, balances = table_state_from_json(data, rng=rng)
+            if PLAYER not in balances:
                 raise ValueError("a table keeps the player's balance")
             minimum, maximum, step = (int(v) for v in data["limits"])
             return cls(

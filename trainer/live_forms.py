@@ -9,16 +9,10 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.table import TIERS
 from engine.values import Action
+from trainer.forms import SEAT_CHOICES
 from trainer.live_tables import BUY_INS, OPS, LiveOrder
 
 SEATS = range(1, 8)
-SEAT_CHOICES = [
-    ("", _("Empty")),
-    ("you", _("You")),
-    ("easy", _("Easy bot")),
-    ("normal", _("Normal bot")),
-    ("hard", _("Hard bot")),
-]
 
 
 class OpenTableForm(forms.Form):

@@ -17,7 +17,7 @@ from engine.live_public import LivePublic, LiveSeat, Notice, NoticeKind, Stage
 from engine.values import Action, Decision, StakeKind
 from trainer.drill_view import CardFace
 from trainer.live_tables import BUY_INS
-from trainer.table_view import BEHIND_PROMPTS, BUTTONS, TIER_LABELS
+from trainer.table_view import BEHIND_PROMPTS, BUTTONS, RESULT_LABELS, TIER_LABELS
 
 STAGE_LABELS: dict[Stage, Promise] = {
     Stage.BETTING: gettext_lazy("Place your bets"),
@@ -49,15 +49,6 @@ NOTICE_LABELS: dict[NoticeKind, Promise] = {
         "The round could not be completed: it is void and every bet in it refunded."
     ),
     NoticeKind.BOT_BOUGHT_IN: gettext_lazy("The bot in seat %(seat)s bought in again."),
-}
-RESULT_LABELS: dict[str, Promise] = {
-    "win": gettext_lazy("Win"),
-    "lose": gettext_lazy("Lose"),
-    "push": gettext_lazy("Push"),
-    "bust": gettext_lazy("Bust"),
-    "blackjack": gettext_lazy("Blackjack"),
-    "surrender": gettext_lazy("Surrender"),
-    "void": gettext_lazy("Refunded"),
 }
 #: The latest notices shown (a quiet table notes every window that closed without a bet).
 NOTICES_SHOWN = 6

@@ -54,3 +54,26 @@ def screen(request: pytest.FixtureRequest, page: Page) -> Screen:
     width, height = SIZES[request.param]
     page.set_viewport_size({"width": width, "height": height})
     return Screen(request.param, page)
+
+
+def sit_down(
+    page: Page,
+    url: str,
+    shoe: str,
+    *,
+    seats: dict[int, str] | None = None,
+    rules: str | None = None,
+    ticked: tuple[str, ...] = (),
+) -> None:
+    """Sit down at a practice table through its form, dealt from a stacked shoe: ``seats``
+    says who sits where (by default you alone, in seat 1), ``ticked`` the options checked."""
+    page.goto(f"{url}/practice/")
+    if rules is not None:
+        page.get_by_label("Rules").select_option(rules)
+    for seat in range(1, 8):
+        page.get_by_label(f"Seat {seat}").select_option((seats or {1: "you"}).get(seat, ""))
+    for label in ticked:
+        page.get_by_label(label).check()
+    page.get_by_label("Stacked shoe (test mode)").fill(shoe)
+    page.get_by_role("button", name="Sit down").click()
+    page.wait_for_load_state()  # the keyboard script is deferred

@@ -4,6 +4,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.browser.conftest import sit_down
+
 # The player alone in seat 1, European rules. Round 1: 8s 8h against the 6d (hole 10c);
 # split, the hands get 10s and 10h and stand on 18 each; the dealer draws 9s and busts:
 # two wins of 10. Round 2: 10d 6h against the 10s (hole 7c); standing on 16 loses to 17.
@@ -15,12 +17,7 @@ SHOE = "8s 6d 8h 10c 10s 10h 9s  10d 10s 6h 7c 5c"
 def test_a_player_reads_their_bets_newest_first(
     page: Page, live_server: LiveServer, screen
 ) -> None:
-    page.goto(f"{live_server.url}/practice/")
-    for seat in range(1, 8):
-        page.get_by_label(f"Seat {seat}").select_option("you" if seat == 1 else "")
-    page.get_by_label("Stacked shoe (test mode)").fill(SHOE)
-    page.get_by_role("button", name="Sit down").click()
-    page.wait_for_load_state()
+    sit_down(page, live_server.url, SHOE)
     page.keyboard.press("Enter")
     expect(page.get_by_role("button", name="Split")).to_be_visible()
     page.keyboard.press("p")

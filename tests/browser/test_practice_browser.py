@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.browser.conftest import sit_down
 from trainer.models import Drill, PracticeRound, PracticeSession
 
 # Three rounds, player in seat 1 and an easy bot in seat 2, European rules, bankroll 1000.
@@ -108,16 +109,17 @@ def test_three_rounds_with_a_split_a_double_and_a_dealer_natural(
 def test_the_coach_stops_a_wrong_play_and_lets_it_be_taken_back(
     page: Page, live_server: LiveServer, screen
 ) -> None:
-    page.goto(f"{live_server.url}/practice/")
-    for seat in range(1, 8):
-        page.get_by_label(f"Seat {seat}").select_option("you" if seat == 1 else "")
-    page.get_by_label("Hints: show the strategy's play before I act").check()
-    page.get_by_label("Coach: stop me at a wrong play, and let me take it back").check()
     # You 10s 6h against the 10d (hole 7c): hard 16 against a ten is a hit; the hit
     # draws 5c for 21, and the dealer stands on 17.
-    page.get_by_label("Stacked shoe (test mode)").fill("10s 10d 6h 7c 5c")
-    page.get_by_role("button", name="Sit down").click()
-    page.wait_for_load_state()
+    sit_down(
+        page,
+        live_server.url,
+        "10s 10d 6h 7c 5c",
+        ticked=(
+            "Hints: show the strategy's play before I act",
+            "Coach: stop me at a wrong play, and let me take it back",
+        ),
+    )
 
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("hint")).to_have_text("Hint: Hit")
@@ -149,12 +151,7 @@ def test_the_coach_stops_a_wrong_play_and_lets_it_be_taken_back(
 def test_a_keyboard_player_adds_a_chip_with_enter_without_dealing(
     page: Page, live_server: LiveServer
 ) -> None:
-    page.goto(f"{live_server.url}/practice/")
-    for seat in range(1, 8):
-        page.get_by_label(f"Seat {seat}").select_option("you" if seat == 1 else "")
-    page.get_by_label("Stacked shoe (test mode)").fill("10s 10d 6h 7c 5c")
-    page.get_by_role("button", name="Sit down").click()
-    page.wait_for_load_state()  # the keyboard script is deferred
+    sit_down(page, live_server.url, "10s 10d 6h 7c 5c")
     expect(page.get_by_test_id("next-bet")).to_have_text("10")
 
     page.get_by_role("button", name="Add a chip of 50", exact=True).focus()

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.conftest import Screen
+from tests.browser.conftest import Screen, sit_down
 
 # Deluxe, you in seat 1 and an easy bot in seat 2: you 8s 8s (a perfect pair), the bot
 # 10h 10d, the dealer Kc Ah: a natural, found by the peek; the round ends at once. Your
@@ -19,13 +19,7 @@ SHOE = "8s 10h Kc 8s 10d Ah 9c 9d 9h"
 def test_a_pair_bet_and_a_bet_behind_a_bot_settle_with_the_round(
     page: Page, live_server: LiveServer, screen: Screen
 ) -> None:
-    page.goto(f"{live_server.url}/practice/")
-    page.get_by_label("Rules").select_option("deluxe")
-    for seat in range(1, 8):
-        page.get_by_label(f"Seat {seat}").select_option({1: "you", 2: "easy"}.get(seat, ""))
-    page.get_by_label("Stacked shoe (test mode)").fill(SHOE)
-    page.get_by_role("button", name="Sit down").click()
-    page.wait_for_load_state()
+    sit_down(page, live_server.url, SHOE, rules="deluxe", seats={1: "you", 2: "easy"})
 
     page.get_by_text("Side bets with this deal").click()
     page.get_by_label("Pair bet on your seat").fill("10")

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.conftest import Screen
+from tests.browser.conftest import Screen, sit_down
 
 # Seven seats, European rules: you in seat 4, easy bots in the six others. Deal order:
 # seats 1–7, the up card, seats 1–7, the hole card. The bots hold 20s and stand; you hold
@@ -17,13 +17,8 @@ FULL_TABLE_SHOE = "10s 10h 10d 8s Ks Kh Kd 6c Qs Qh Qd 8h Js Jh Jd 10c 3c 9d 9c 
 def sit_at_a_full_table(
     page: Page, live_server: LiveServer, shoe: str, rules: str = "european"
 ) -> None:
-    page.goto(f"{live_server.url}/practice/")
-    page.get_by_label("Rules").select_option(rules)
-    for seat in range(1, 8):
-        page.get_by_label(f"Seat {seat}").select_option("you" if seat == 4 else "easy")
-    page.get_by_label("Stacked shoe (test mode)").fill(shoe)
-    page.get_by_role("button", name="Sit down").click()
-    page.wait_for_load_state()
+    seats = {seat: "you" if seat == 4 else "easy" for seat in range(1, 8)}
+    sit_down(page, live_server.url, shoe, rules=rules, seats=seats)
 
 
 def assert_on_screen(page: Page, locator: Locator, what: str) -> None:
