@@ -15,12 +15,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine import (
-    CARDS,
     DELUXE,
     SUITS,
     Action,
     Card,
-    HoleCardRevealed,
     IllegalActionError,
     Shoe,
 )
@@ -29,6 +27,7 @@ from engine.live_public import Stage
 from engine.live_table import LiveTable
 from engine.round import Phase
 from engine.table import BotSeat
+from tests.engine.unseen_cards import with_unseen_cards_replaced
 
 PROPERTY = settings(
     max_examples=60,
@@ -130,27 +129,6 @@ def reloaded(table: LiveTable, seed: int) -> LiveTable:
     copy = LiveTable.from_json(json.loads(json.dumps(table.to_json())), rng=random.Random(seed))
     assert copy == table
     return copy
-
-
-def with_unseen_cards_replaced(table: LiveTable, data: st.DataObject) -> LiveTable:
-    """The same table with every card nobody has seen replaced by any card: the shoe's
-    cards not yet dealt and, while it is face down, the hole card."""
-    state = table.to_json()
-    shoe = state["round"]["shoe"] if "round" in state else state["shoe"]
-    undealt = len(shoe["cards"]) - shoe["position"]
-    codes = st.integers(0, len(CARDS) - 1)
-    if undealt:
-        shoe["cards"][shoe["position"] :] = data.draw(
-            st.lists(codes, min_size=undealt, max_size=undealt), label="other undealt cards"
-        )
-    rnd = table.round
-    if (
-        rnd is not None
-        and len(state["round"]["dealer"]) >= 2
-        and not any(isinstance(e, HoleCardRevealed) for e in rnd.history())
-    ):
-        state["round"]["dealer"][1] = data.draw(codes, label="other hole card")
-    return LiveTable.from_json(state)
 
 
 def person_stakes(table: LiveTable) -> dict[str, Chips]:
