@@ -285,6 +285,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "pair": ("seat", "amount"),
     "clear": (),
     "act": ("action",),
+    "preselect": ("seat",),
 }
 
 
@@ -319,6 +320,9 @@ def _apply(table: LiveTable, owner: Owner, order: LiveOrder, now: datetime) -> N
             table.clear_bets(name, now=now)
         case "act":
             table.act(name, Action(order.action or ""), now=now)
+        case "preselect":  # no action clears the choice
+            chosen = Action(order.action) if order.action else None
+            table.preselect(name, seat, chosen, now=now)
         case _:
             raise LiveRefused(_("The table does not take that request."))
 

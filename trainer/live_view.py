@@ -82,6 +82,11 @@ class SeatShown:
     can_bet: bool
     can_bet_behind: bool
     can_pair: bool
+    #: What the viewer may choose now for their seat's coming turn (value, label), and
+    #: the value chosen (`LiveTable.preselect`).
+    preselect: tuple[tuple[str, str], ...] = ()
+    preselected: str | None = None
+    preselected_label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -204,6 +209,7 @@ def _seat(
         for p in seat.pairs
     )
     turn = public.turn
+    choice = next((p for p in public.preselections if p.seat == number), None)
     return SeatShown(
         number=number,
         who=_name(seat.owner, names, viewer) if seat.tier is None else str(TIER_LABELS[seat.tier]),
@@ -218,6 +224,13 @@ def _seat(
         can_bet=own and betting,
         can_bet_behind=not own and betting and at_table,
         can_pair=betting and at_table,
+        preselect=tuple((a.value, str(ACTION_LABELS[a])) for a in choice.allowed)
+        if choice is not None
+        else (),
+        preselected=choice.chosen.value if choice is not None and choice.chosen else None,
+        preselected_label=str(ACTION_LABELS[choice.chosen])
+        if choice is not None and choice.chosen
+        else None,
     )
 
 
