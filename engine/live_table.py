@@ -312,13 +312,17 @@ class LiveTable:
             self._play_on(at)
 
     def _time_out(self, at: float) -> None:
+        """The decision awaited ran out of time: the system finishes that hand at once
+        (RULES.md §2: hit at 11 or less, aces as 11 unless that busts, then stand; no to
+        insurance and to following), and the round goes on."""
         rnd = self.round
         assert rnd is not None
         turn = rnd.turn
         if turn is not None:
             self._note(at, NoticeKind.TIMED_OUT, turn.seat, turn.owner)
-            if not self._guarded(at, rnd.auto_play):
-                return
+            while rnd.turn == turn:  # the same hand still waits on the same player
+                if not self._guarded(at, rnd.auto_play):
+                    return
         self._play_on(at)
 
     def _play_on(self, at: float, *, decided: bool = True) -> None:

@@ -63,18 +63,19 @@ def json_of(table: LiveTable) -> str:
 # The clock --------------------------------------------------------------------------------
 
 
-def test_a_player_who_stops_acting_is_auto_played_at_each_deadline_as_of_that_deadline():
+def test_a_player_who_stops_acting_has_the_hand_finished_by_auto_play_at_the_deadline():
     # ann's 5 6 = 11 against the 9: bet at 1, so dealt at 1 (everyone seated has bet). She
-    # never acts: at 11 auto-play hits (the 2c, 13), at 21 it stands; the dealer's 9 7
-    # draws the 10h and busts, so ann wins 20. The result shows until 26, when the next
-    # betting window opens, to close at 41. All of it applied by one look at time 30.
+    # never acts: at 11 auto-play finishes her hand, a hit (the 2c, 13) and a stand; the
+    # dealer's 9 7 draws the 10h and busts, so ann wins 20. The result shows until 16,
+    # when the next betting window opens, to close at 31. All of it applied by one look
+    # at time 30.
     table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
     table.bet("ann", 3, 20, now=1.0)
     assert table.stage is Stage.PLAYING and table.deadline == 11.0
     assert table.advance(10.999) == []
     notices = table.advance(30.0)
-    assert [(n.kind.value, n.at) for n in notices] == [("timed_out", 11.0), ("timed_out", 21.0)]
-    assert table.stage is Stage.BETTING and table.deadline == 26.0 + BETTING
+    assert [(n.kind.value, n.at) for n in notices] == [("timed_out", 11.0)]
+    assert table.stage is Stage.BETTING and table.deadline == 16.0 + BETTING
     assert table.balances["ann"] == 120
     assert table.round is not None
     taken = [e.action for e in table.round.history() if isinstance(e, ActionTaken)]
@@ -85,8 +86,8 @@ def test_the_time_may_be_a_timezone_aware_datetime_and_never_a_naive_one():
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
     table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
     table.bet("ann", 3, 20, now=epoch + timedelta(seconds=1))
-    table.advance(epoch + timedelta(seconds=11))
-    assert table.deadline == 21.0
+    table.advance(epoch + timedelta(seconds=11))  # the hand finished, the result shown
+    assert table.deadline == 16.0
     with pytest.raises(IllegalActionError, match="time zone"):
         table.advance(datetime(1970, 1, 1, 0, 1))
 
