@@ -7,7 +7,9 @@ It migrates a throwaway SQLite database (or ``--database-url``, e.g. PostgreSQL)
 gunicorn on 127.0.0.1 with the project's ``trainer/gunicorn.conf.py`` (as
 ``bench_answer.py`` does), and for each step opens that many fresh tables of 7 seats:
 ``--players`` seats held by accounts (logged in by sessions made directly), the others by
-bots, and ``--watchers`` guests per table. Then locust (headless, bounded in time) plays
+bots, and ``--watchers`` guests per table. ``--warmup S`` (default 10) first plays 2 tables
+unreported, so that each worker's first rounds and decisions (imports, caches) are not
+measured. Then locust (headless, bounded in time) plays
 them the way the page does: every person polls ``/tables/<id>/state/`` once a second
 with ``If-None-Match`` (a 304 while nothing changed); an account bets the minimum when
 its seat may bet and acts on its hand when the table shows it a decision (stand, or hit
@@ -61,6 +63,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3, help="accounts seated per table")
     parser.add_argument("--watchers", type=int, default=4, help="guests watching each table")
     parser.add_argument("--port", type=int, default=8201)
+    parser.add_argument("--warmup", type=int, default=10, help="unreported seconds first")
     args = parser.parse_args()
     if not 1 <= args.players <= 7:
         parser.error("--players: 1 to 7 (the other seats get bots)")
@@ -91,6 +94,9 @@ def main() -> None:
     first_over: dict[str, int] = {}
     try:
         _wait_until_up(args.port)
+        if args.warmup:  # each worker's first rounds and decisions, unreported
+            _step(argparse.Namespace(**{**vars(args), "seconds": args.warmup}), env, work, 2,
+                  report=False)  # fmt: skip
         for tables in (int(step) for step in args.steps.split(",")):
             for kind, p99 in _step(args, env, work, tables).items():
                 if p99 > LIMIT_MS:
@@ -106,16 +112,16 @@ def main() -> None:
 
 
 def _step(
-    args: argparse.Namespace, env: dict[str, str], work: Path, tables: int
+    args: argparse.Namespace, env: dict[str, str], work: Path, tables: int, *, report: bool = True
 ) -> dict[str, float]:
     """Open ``tables`` fresh tables, play them for ``--seconds``, print the figures; the
     p99 of each judged request kind (ms)."""
-    plan = work / f"plan-{tables}.json"
+    plan = work / f"plan-{tables}-{report}.json"
     django_env = {**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"}
     setup = _SETUP.format(tables=tables, players=args.players, plan=str(plan))
     subprocess.run([sys.executable, "-c", setup], cwd=ROOT, env=django_env, check=True)
     people = tables * (args.players + args.watchers)
-    prefix = work / f"step-{tables}"
+    prefix = work / f"step-{tables}-{report}"
     load_before = os.getloadavg()[0]
     subprocess.run(
         [str(Path(sys.executable).with_name("locust")), "-f", __file__, "--headless",
@@ -130,13 +136,15 @@ def _step(
     load_after = os.getloadavg()[0]
     rows = {row["Name"]: row for row in _csv(Path(f"{prefix}_stats.csv"))}
     failures = _csv(Path(f"{prefix}_failures.csv"))
-    refused = sum(int(f["Occurrences"]) for f in failures if f["Error"].startswith("refused"))
+    refused = sum(int(f["Occurrences"]) for f in failures if "refused:" in f["Error"])
     errors = sum(int(f["Occurrences"]) for f in failures) - refused
     played = subprocess.run(
         [sys.executable, "-c", _PLAYED.format(plan=str(plan))],
         cwd=ROOT, env=django_env, check=True, capture_output=True, text=True,
     ).stdout.strip()  # fmt: skip
     total = rows["Aggregated"]
+    if not report:
+        return {}
     print(
         f"-- {tables} busy tables ({tables * args.players} players, "
         f"{tables * args.watchers} watchers): {float(total['Requests/s']):,.0f} req/s, "
@@ -145,8 +153,8 @@ def _step(
         flush=True,
     )
     for kind in KINDS:
-        if kind in rows:
-            row = rows[kind]
+        row = rows.get(kind)
+        if row and int(row["Request Count"]):
             print(
                 f"   {kind:<6} {int(row['Request Count']):>6} requests "
                 f"{float(row['Requests/s']):>7,.1f} req/s  p50 {row['50%']:>5} ms  "
@@ -154,9 +162,13 @@ def _step(
                 flush=True,
             )
     for failure in failures:
-        if not failure["Error"].startswith("refused"):
+        if "refused:" not in failure["Error"]:
             print(f"   error: {failure['Occurrences']} × {failure['Name']}: {failure['Error']}")
-    return {kind: float(rows[kind]["99%"]) for kind in JUDGED if kind in rows}
+    return {
+        kind: float(rows[kind]["99%"])
+        for kind in JUDGED
+        if kind in rows and int(rows[kind]["Request Count"])
+    }
 
 
 def _csv(path: Path) -> list[dict[str, str]]:
@@ -174,9 +186,17 @@ def _wait_until_up(port: int) -> None:
     raise SystemExit("gunicorn did not start")
 
 
+# Ends each Django snippet: a PostgreSQL pool left open delays the exit by seconds.
+_CLOSE = """
+from django.db import connection
+if hasattr(connection, "close_pool"):
+    connection.close_pool()
+"""
+
 # Run in a Django process: each table's accounts (with sessions made directly, as
 # django.contrib.auth.login() would), its bots, and shortened countdowns.
-_SETUP = """
+_SETUP = (
+    """
 import django
 django.setup()
 import json
@@ -226,9 +246,12 @@ for t in range({tables}):
 with open({plan!r}, "w") as out:
     json.dump(plan, out)
 """
+    + _CLOSE
+)
 
 # Run in a Django process after a step: what its tables played and put on record.
-_PLAYED = """
+_PLAYED = (
+    """
 import django
 django.setup()
 import json
@@ -239,6 +262,8 @@ rounds = sum(LiveTable.from_json(r.state).rounds for r in SharedTable.objects.fi
 bets = Bet.objects.filter(live_table_id__in=tables).count()
 print(f"{{rounds}} rounds played, {{bets}} bets recorded")
 """
+    + _CLOSE
+)
 
 
 # The locustfile: the users that play and watch a step's tables ---------------------------
