@@ -7,18 +7,19 @@ It migrates a throwaway SQLite database (or ``--database-url``, e.g. PostgreSQL)
 gunicorn on 127.0.0.1 with the project's ``trainer/gunicorn.conf.py`` (as
 ``bench_answer.py`` does), and for each step opens that many fresh tables of 7 seats:
 ``--players`` seats held by accounts (logged in by sessions made directly), the others by
-bots, and ``--watchers`` guests per table. ``--warmup S`` (default 10) first plays 2 tables
-unreported, so that each worker's first rounds and decisions (imports, caches) are not
-measured. Then locust (headless, bounded in time) plays
+bots, and ``--watchers`` guests per table. Then locust (headless, bounded in time) plays
 them the way the page does: every person polls ``/tables/<id>/state/`` once a second
 with ``If-None-Match`` (a 304 while nothing changed); an account bets the minimum when
 its seat may bet and acts on its hand when the table shows it a decision (stand, or hit
 about one time in three), each a POST with ``HX-Request`` that answers the table's part.
 Countdowns are shortened (betting 5 s, decisions 5 s, result 2 s; the web opens tables
-with 15/10/5) so that rounds go round within a step.
+with 15/10/5) so that rounds go round within a step. ``--warmup S`` (default 10) first
+plays 2 tables unreported, so that each worker's first rounds and decisions (imports,
+caches) are not measured.
 
 Each step prints requests per second, p50/p99 per request kind (``state``, ``bet``,
-``act``, ``sit``, and the watchers' first ``page``) and over all, server errors, refusals
+``act``, ``sit``, and the watchers' first ``page``) and over all, server errors (an HTTP
+error or a connection dropped without an answer), refusals
 (a request the table refused: a 200 with the refusal shown, e.g. an action from a version
 that had moved on), rounds played and bets recorded, and the load average (the machine is
 shared). At the end: the first step whose p99 passes 200 ms, for the state poll
