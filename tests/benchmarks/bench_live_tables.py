@@ -1,0 +1,375 @@
+"""Benchmark: busy live tables under gunicorn — how many before the p99 passes 200 ms.
+
+    .venv/bin/python tests/benchmarks/bench_live_tables.py [--database-url URL]
+        [--steps 1,2,4,8,16,32] [--seconds 20] [--players 3] [--watchers 4] [--port 8201]
+
+It migrates a throwaway SQLite database (or ``--database-url``, e.g. PostgreSQL), starts
+gunicorn on 127.0.0.1 with the project's ``trainer/gunicorn.conf.py`` (as
+``bench_answer.py`` does), and for each step opens that many fresh tables of 7 seats:
+``--players`` seats held by accounts (logged in by sessions made directly), the others by
+bots, and ``--watchers`` guests per table. Then locust (headless, bounded in time) plays
+them the way the page does: every person polls ``/tables/<id>/state/`` once a second
+with ``If-None-Match`` (a 304 while nothing changed); an account bets the minimum when
+its seat may bet and acts on its hand when the table shows it a decision (stand, or hit
+about one time in three), each a POST with ``HX-Request`` that answers the table's part.
+Countdowns are shortened (betting 5 s, decisions 5 s, result 2 s; the web opens tables
+with 15/10/5) so that rounds go round within a step. ``--warmup S`` (default 10) first
+plays 2 tables unreported, so that each worker's first rounds and decisions (imports,
+caches) are not measured.
+
+Each step prints requests per second, p50/p99 per request kind (``state``, ``bet``,
+``act``, ``sit``, and the watchers' first ``page``) and over all, server errors (an HTTP
+error or a connection dropped without an answer), refusals
+(a request the table refused: a 200 with the refusal shown, e.g. an action from a version
+that had moved on), rounds played and bets recorded, and the load average (the machine is
+shared). At the end: the first step whose p99 passes 200 ms, for the state poll
+and for the action on a hand (the other requests are too few for a p99).
+
+The file is also the locustfile (``locust -f`` reads its user classes; the plan of each
+step comes in ``BENCH_LIVE_PLAN``). locust and gunicorn are benchmark tools, not the
+project's dependencies: ``.venv/bin/pip install locust gunicorn`` first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import json
+import os
+import random
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMIT_MS = 200.0
+KINDS = ("state", "bet", "act", "sit", "page")
+#: The requests whose p99 is judged against LIMIT_MS: the poll every viewer makes every
+#: second, and a player's action (the bets are few and the page once per watcher).
+JUDGED = ("state", "act")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", help="default: a throwaway SQLite file")
+    parser.add_argument("--steps", default="1,2,4,8,16,32", help="busy tables at each step")
+    parser.add_argument("--seconds", type=int, default=20, help="measured seconds per step")
+    parser.add_argument("--players", type=int, default=3, help="accounts seated per table")
+    parser.add_argument("--watchers", type=int, default=4, help="guests watching each table")
+    parser.add_argument("--port", type=int, default=8201)
+    parser.add_argument("--warmup", type=int, default=10, help="unreported seconds first")
+    args = parser.parse_args()
+    if not 1 <= args.players <= 7:
+        parser.error("--players: 1 to 7 (the other seats get bots)")
+    work = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    env = {
+        **os.environ,
+        "DATABASE_URL": args.database_url or f"sqlite:///{work / 'db.sqlite3'}",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SESSION_COOKIE_SECURE": "0",
+        "DJANGO_CSRF_COOKIE_SECURE": "0",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    python = sys.executable
+    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    print(f"database: {'PostgreSQL' if args.database_url else 'SQLite'}", flush=True)
+    server = subprocess.Popen(
+        [str(Path(python).with_name("gunicorn")), "trainer.wsgi",
+         "-c", "trainer/gunicorn.conf.py", "-b", f"127.0.0.1:{args.port}",
+         "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    first_over: dict[str, int] = {}
+    try:
+        _wait_until_up(args.port)
+        if args.warmup:  # each worker's first rounds and decisions, unreported
+            _step(argparse.Namespace(**{**vars(args), "seconds": args.warmup}), env, work, 2,
+                  report=False)  # fmt: skip
+        for tables in (int(step) for step in args.steps.split(",")):
+            for kind, p99 in _step(args, env, work, tables).items():
+                if p99 > LIMIT_MS:
+                    first_over.setdefault(kind, tables)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    for kind in JUDGED:
+        if kind in first_over:
+            print(f"{kind} p99 first passed {LIMIT_MS:.0f} ms at {first_over[kind]} busy tables")
+        else:
+            print(f"{kind} p99 stayed under {LIMIT_MS:.0f} ms at every step")
+
+
+def _step(
+    args: argparse.Namespace, env: dict[str, str], work: Path, tables: int, *, report: bool = True
+) -> dict[str, float]:
+    """Open ``tables`` fresh tables, play them for ``--seconds``, print the figures; the
+    p99 of each judged request kind (ms)."""
+    plan = work / f"plan-{tables}-{report}.json"
+    django_env = {**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"}
+    setup = _SETUP.format(tables=tables, players=args.players, plan=str(plan))
+    subprocess.run([sys.executable, "-c", setup], cwd=ROOT, env=django_env, check=True)
+    people = tables * (args.players + args.watchers)
+    prefix = work / f"step-{tables}-{report}"
+    load_before = os.getloadavg()[0]
+    subprocess.run(
+        [str(Path(sys.executable).with_name("locust")), "-f", __file__, "--headless",
+         "-u", str(people), "-r", str(max(people // 2, 1)), "-t", f"{args.seconds + 2}s",
+         "--reset-stats", "--only-summary", "--csv", str(prefix), "-L", "WARNING",
+         "--host", f"http://127.0.0.1:{args.port}",
+         "--stop-timeout", "5"],
+        cwd=ROOT, env={**env, "BENCH_LIVE_PLAN": str(plan), "BENCH_LIVE_WATCHERS":
+                       str(args.watchers)},
+        check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    load_after = os.getloadavg()[0]
+    rows = {row["Name"]: row for row in _csv(Path(f"{prefix}_stats.csv"))}
+    failures = _csv(Path(f"{prefix}_failures.csv"))
+    refused = sum(int(f["Occurrences"]) for f in failures if "refused:" in f["Error"])
+    errors = sum(int(f["Occurrences"]) for f in failures) - refused
+    played = subprocess.run(
+        [sys.executable, "-c", _PLAYED.format(plan=str(plan))],
+        cwd=ROOT, env=django_env, check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    total = rows["Aggregated"]
+    if not report:
+        return {}
+    print(
+        f"-- {tables} busy tables ({tables * args.players} players, "
+        f"{tables * args.watchers} watchers): {float(total['Requests/s']):,.0f} req/s, "
+        f"p50 {total['50%']} ms, p99 {total['99%']} ms; server errors {errors}, "
+        f"refusals {refused}; {played}; load {load_before:.2f} → {load_after:.2f}",
+        flush=True,
+    )
+    for kind in KINDS:
+        row = rows.get(kind)
+        if row and int(row["Request Count"]):
+            print(
+                f"   {kind:<6} {int(row['Request Count']):>6} requests "
+                f"{float(row['Requests/s']):>7,.1f} req/s  p50 {row['50%']:>5} ms  "
+                f"p99 {row['99%']:>5} ms",
+                flush=True,
+            )
+    for failure in failures:
+        if "refused:" not in failure["Error"]:
+            print(f"   error: {failure['Occurrences']} × {failure['Name']}: {failure['Error']}")
+    return {
+        kind: float(rows[kind]["99%"])
+        for kind in JUDGED
+        if kind in rows and int(rows[kind]["Request Count"])
+    }
+
+
+def _csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as rows:
+        return list(csv.DictReader(rows))
+
+
+def _wait_until_up(port: int) -> None:
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("gunicorn did not start")
+
+
+# Ends each Django snippet: a PostgreSQL pool left open delays the exit by seconds.
+_CLOSE = """
+from django.db import connection
+if hasattr(connection, "close_pool"):
+    connection.close_pool()
+"""
+
+# Run in a Django process: each table's accounts (with sessions made directly, as
+# django.contrib.auth.login() would), its bots, and shortened countdowns.
+_SETUP = (
+    """
+import django
+django.setup()
+import json
+from datetime import UTC, datetime, timedelta
+from importlib import import_module
+from django.conf import settings
+from django.contrib import auth
+from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
+from django.middleware.csrf import _get_new_csrf_string
+from django.utils import timezone
+from django.utils.crypto import get_random_string
+from engine.live_table import LiveTable
+from engine.rules import DELUXE
+from engine.table import BotSeat
+from trainer.models import SharedTable
+store = import_module(settings.SESSION_ENGINE).SessionStore()
+run = get_random_string(8)
+now = timezone.now()
+expire = now + timedelta(days=1)
+tiers = ("easy", "normal", "hard")
+plan = {{"csrf": _get_new_csrf_string(), "cookie": settings.SESSION_COOKIE_NAME,
+         "tables": [], "players": []}}
+for t in range({tables}):
+    users = User.objects.bulk_create(
+        [User(username=f"live-{{run}}-{{t}}-{{i}}", password="!") for i in range({players})])
+    bots = [BotSeat(seat, tiers[seat % 3]) for seat in range({players} + 1, 8)]
+    table = LiveTable.new(DELUXE, now=now, bots=bots, betting_seconds=5.0,
+                          decision_seconds=5.0, result_seconds=2.0)
+    for seat, user in enumerate(users, start=1):
+        table.buy_in(f"account {{user.pk}}", 5000, now=now)
+        table.sit(f"account {{user.pk}}", seat, now=now)
+    row = SharedTable.objects.create(
+        rules_name=DELUXE.name, rules_version=DELUXE.version, state=table.to_json(),
+        deadline=datetime.fromtimestamp(table.deadline, tz=UTC),
+        seats_taken=len(table.holders), minimum_bet=table.limits.minimum,
+        maximum_bet=table.limits.maximum, opened_by_id=users[0].pk, opened_at=now)
+    plan["tables"].append(row.pk)
+    for seat, user in enumerate(users, start=1):
+        data = {{auth.SESSION_KEY: str(user.pk),
+                 auth.BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                 auth.HASH_SESSION_KEY: user.get_session_auth_hash()}}
+        session = Session.objects.create(session_key=get_random_string(32), expire_date=expire,
+                                         session_data=store.encode(data))
+        plan["players"].append({{"table": row.pk, "seat": seat,
+                                 "session": session.session_key}})
+with open({plan!r}, "w") as out:
+    json.dump(plan, out)
+"""
+    + _CLOSE
+)
+
+# Run in a Django process after a step: what its tables played and put on record.
+_PLAYED = (
+    """
+import django
+django.setup()
+import json
+from engine.live_table import LiveTable
+from trainer.models import Bet, SharedTable
+tables = json.load(open({plan!r}))["tables"]
+rounds = sum(LiveTable.from_json(r.state).rounds for r in SharedTable.objects.filter(pk__in=tables))
+bets = Bet.objects.filter(live_table_id__in=tables).count()
+print(f"{{rounds}} rounds played, {{bets}} bets recorded")
+"""
+    + _CLOSE
+)
+
+
+# The locustfile: the users that play and watch a step's tables ---------------------------
+
+if os.environ.get("BENCH_LIVE_PLAN"):
+    from locust import HttpUser, constant, task
+
+    _PLAN: dict[str, Any] = json.loads(Path(os.environ["BENCH_LIVE_PLAN"]).read_text())
+    _WATCHERS = int(os.environ.get("BENCH_LIVE_WATCHERS", "4"))
+    _player_numbers = itertools.count()
+    _watcher_numbers = itertools.count()
+    _VERSION = re.compile(r'data-version="(\d+)"')
+    _STAGE = re.compile(r'data-stage="(\w+)"')
+    _ACTION = re.compile(r'data-action="(\w+)"')
+    _REFUSAL = re.compile(r'data-testid="error">([^<]*)<')
+
+    class _Viewer(HttpUser):
+        """Someone with the table open: polls its part every second, as htmx does."""
+
+        abstract = True
+        wait_time = constant(1)
+        table: int
+        etag = ""
+        shown = ""
+
+        def poll(self) -> None:
+            headers = {"HX-Request": "true"}
+            if self.etag:
+                headers["If-None-Match"] = self.etag
+            response = self.client.get(
+                f"/tables/{self.table}/state/", headers=headers, name="state"
+            )
+            if response.status_code == 200:
+                self.etag, self.shown = response.headers.get("ETag", ""), response.text
+
+    class Watcher(_Viewer):
+        """A guest watching a table."""
+
+        fixed_count = len(_PLAN["tables"]) * _WATCHERS
+
+        def on_start(self) -> None:
+            tables = _PLAN["tables"]
+            self.table = tables[next(_watcher_numbers) % len(tables)]
+            self.client.get(f"/tables/{self.table}/", name="page")  # a session, a CSRF cookie
+
+        @task
+        def watch(self) -> None:
+            self.poll()
+
+    class Player(_Viewer):
+        """An account seated at a table: bets when betting opens, acts when asked."""
+
+        fixed_count = len(_PLAN["players"])
+
+        def on_start(self) -> None:
+            mine = _PLAN["players"][next(_player_numbers) % len(_PLAN["players"])]
+            self.table, self.seat = mine["table"], mine["seat"]
+            self.client.cookies.set(_PLAN["cookie"], mine["session"])
+            self.client.cookies.set("csrftoken", _PLAN["csrf"])
+            self.has_bet = False
+            self.rng = random.Random(self.seat)
+
+        @task
+        def play(self) -> None:
+            self.poll()
+            stage = _STAGE.search(self.shown)
+            if stage is None or stage.group(1) != "betting":
+                self.has_bet = False
+            actions = _ACTION.findall(self.shown)
+            if actions:
+                self.order("act", action=self.choose(actions))
+            elif f'data-op="sit" data-seat="{self.seat}"' in self.shown:
+                self.order("sit", seat=self.seat)
+            elif not self.has_bet:
+                bet = re.search(f'data-op="bet" data-seat="{self.seat}" data-amount="(\\d+)"',
+                                self.shown)  # fmt: skip
+                if bet:
+                    self.has_bet = True
+                    self.order("bet", seat=self.seat, amount=int(bet.group(1)))
+
+        def choose(self, actions: list[str]) -> str:
+            if "hit" in actions and self.rng.random() < 1 / 3:
+                return "hit"
+            for choice in ("stand", "no_insurance", "no_follow"):
+                if choice in actions:
+                    return choice
+            return actions[0]
+
+        def order(self, op: str, **fields: object) -> None:
+            version = _VERSION.search(self.shown)
+            data = {"op": op, "version": version.group(1) if version else "0", **fields}
+            headers = {"HX-Request": "true", "X-CSRFToken": _PLAN["csrf"]}
+            with self.client.post(
+                f"/tables/{self.table}/", data=data, headers=headers, name=op, catch_response=True
+            ) as response:
+                if response.status_code != 200:
+                    response.failure(f"HTTP {response.status_code}")
+                    return
+                self.etag, self.shown = response.headers.get("ETag", ""), response.text
+                refusal = _REFUSAL.search(response.text)
+                if refusal:
+                    response.failure(f"refused: {refusal.group(1).strip()}")
+                else:
+                    response.success()
+
+
+if __name__ == "__main__":
+    main()
