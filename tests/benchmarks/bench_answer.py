@@ -36,9 +36,7 @@ from __future__ import annotations
 import argparse
 import http.cookiejar
 import itertools
-import os
 import re
-import secrets
 import statistics
 import subprocess
 import sys
@@ -49,6 +47,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import NamedTuple
+
+from served_app import prepare_database, production_env
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = 8765  # --port changes it
@@ -131,24 +131,13 @@ def _set_port(port: int) -> None:
 def _bench(args: argparse.Namespace, database_url: str | None) -> list[tuple[Result, Result]]:
     """Start gunicorn on ``database_url`` (None: a throwaway SQLite file) and measure it."""
     work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url or f"sqlite:///{work / 'db.sqlite3'}",
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "DJANGO_SESSION_COOKIE_SECURE": "0",
-        "DJANGO_CSRF_COOKIE_SECURE": "0",
-        "DJANGO_LOG_LEVEL": "WARNING",
+    env = production_env(
+        database_url or f"sqlite:///{work / 'db.sqlite3'}",
         # The isolation phase needs its analyses to run, not to be refused.
-        "BLACKJACK_ANALYSES_PER_HOUR": "1000000",
-    }
-    python = sys.executable
-    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run(
-        [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        BLACKJACK_ANALYSES_PER_HOUR="1000000",
     )
+    python = sys.executable
+    prepare_database(python, env)
     subprocess.run([python, "manage.py", "analyse_presets"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)  # fmt: skip
     needed = 4000 * (args.seconds * args.repeat + args.warmup) + 2000 * 2 * args.analyses

@@ -39,7 +39,6 @@ import json
 import os
 import random
 import re
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from served_app import prepare_database, production_env
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_MS = 200.0
@@ -69,22 +70,9 @@ def main() -> None:
     if not 1 <= args.players <= 7:
         parser.error("--players: 1 to 7 (the other seats get bots)")
     work = Path(tempfile.mkdtemp(prefix="bench-live-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": args.database_url or f"sqlite:///{work / 'db.sqlite3'}",
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "DJANGO_SESSION_COOKIE_SECURE": "0",
-        "DJANGO_CSRF_COOKIE_SECURE": "0",
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
+    env = production_env(args.database_url or f"sqlite:///{work / 'db.sqlite3'}")
     python = sys.executable
-    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run(
-        [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    prepare_database(python, env)
     print(f"database: {'PostgreSQL' if args.database_url else 'SQLite'}", flush=True)
     server = subprocess.Popen(
         [str(Path(python).with_name("gunicorn")), "trainer.wsgi",
