@@ -145,18 +145,13 @@ class _Change:
             if whose is None:
                 continue
             self._bets.append(
-                Bet(
+                Bet.settled(
+                    event,
                     **whose,
                     live_table=self.row,
                     live_round=number,
                     rules_name=self.row.rules_name,
                     rules_version=self.row.rules_version,
-                    seat=event.seat,
-                    hand=event.hand,
-                    kind=event.kind.value,
-                    result=event.result.value,
-                    staked=int(event.staked),
-                    returned=int(event.returned),
                     settled_at=self.now,
                 )
             )

@@ -3,10 +3,13 @@ the bets settled in them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from engine.events import StakeSettled
 from engine.values import StakeKind
 
 
@@ -234,6 +237,20 @@ class Bet(PlayerRecord):
 
     def __str__(self) -> str:
         return f"{self.kind} bet of {self.staked} on seat {self.seat}: {self.result}"
+
+    @classmethod
+    def settled(cls, event: StakeSettled, **where: Any) -> Bet:
+        """The record of a settled stake; ``where`` says whose it is (``user_id`` or
+        ``guest_token``), under which rules, at which table and round, and when."""
+        return cls(
+            seat=event.seat,
+            hand=event.hand,
+            kind=event.kind.value,
+            result=event.result.value,
+            staked=int(event.staked),
+            returned=int(event.returned),
+            **where,
+        )
 
     @property
     def net(self) -> int:

@@ -304,18 +304,13 @@ class PracticeTable:
         """The player's settled stakes, one record each, as the round's settlement says."""
         session, now = self.session, timezone.now()
         self._bets = [
-            Bet(
+            Bet.settled(
+                event,
                 practice_round=record,
                 user_id=session.user_id,
                 guest_token=session.guest_token,
                 rules_name=session.rules_name,
                 rules_version=session.rules_version,
-                seat=event.seat,
-                hand=event.hand,
-                kind=event.kind.value,
-                result=event.result.value,
-                staked=int(event.staked),
-                returned=int(event.returned),
                 settled_at=now,
             )
             for event in history
