@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -52,23 +53,23 @@ def _free_port() -> int:
 
 def _database_url() -> str:
     """The test's database (pytest-django's, migrated) as a URL for another process."""
-    db = connection.settings_dict
+    db = {key: quote(str(value), safe="") for key, value in connection.settings_dict.items()}
     return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-def _answering(url: str, server: subprocess.Popen[bytes]) -> None:
-    """Wait until the server answers its health check (or has died)."""
+def _answering(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait until the server answers its health check (or has died: its log says why)."""
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"the server for {url} exited with {server.returncode}")
+            raise RuntimeError(f"the server for {url} exited: {log.read_text()}")
         try:
             with urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
                 if answer.status == 200:
                     return
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"the server for {url} did not answer within {START_SECONDS} s")
+    raise RuntimeError(f"the server for {url} did not answer in {START_SECONDS} s: see {log}")
 
 
 @pytest.fixture
@@ -87,19 +88,24 @@ def two_servers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[str, s
         "DJANGO_CSRF_COOKIE_SECURE": "0",
     }
     servers: list[subprocess.Popen[bytes]] = []
-    urls: list[str] = []
+    urls = [f"http://127.0.0.1:{_free_port()}" for _number in (1, 2)]
+    logs = [tmp_path / f"server-{number}.log" for number in (1, 2)]
     with ExitStack() as cleanup:
         cleanup.callback(_stop, servers)
-        for number in (1, 2):
-            port = _free_port()
-            log = cleanup.enter_context((tmp_path / f"server-{number}.log").open("wb"))
-            command = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
+        for url, log in zip(urls, logs, strict=True):
+            address = url.removeprefix("http://")
+            output = cleanup.enter_context(log.open("wb"))
             servers.append(
-                subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                subprocess.Popen(
+                    [sys.executable, "manage.py", "runserver", "--noreload", address],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                )  # fmt: skip
             )
-            urls.append(f"http://127.0.0.1:{port}")
-        for url, server in zip(urls, servers, strict=True):
-            _answering(url, server)
+        for url, server, log in zip(urls, servers, logs, strict=True):
+            _answering(url, server, log)
         yield urls[0], urls[1]
 
 
