@@ -67,6 +67,17 @@ def _analyses_run_at_once() -> Iterator[None]:
         yield
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip a test marked ``postgresql`` on any other database: it checks what only the
+    deployment's database shows (row locks, app servers in processes of their own
+    sharing it), which SQLite cannot stand in for."""
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if item.get_closest_marker("postgresql") and engine != "django.db.backends.postgresql":
+        pytest.skip("needs PostgreSQL: DATABASE_URL=postgres://…")
+
+
 def pytest_report_header() -> str:
     """Name the database backend, so a run on PostgreSQL is visibly one."""
     from django.conf import settings

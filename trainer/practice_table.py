@@ -38,6 +38,7 @@ from engine.table import PLAYER, BetRefused, PublicTable, Table
 from engine.view import PlayerView
 from trainer.models import Bet, Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
+from trainer.refusals import in_words
 
 __all__ = [
     "CHIPS",
@@ -374,10 +375,10 @@ def changing(*, owner: Owner, session_id: int, version: int) -> Iterator[Practic
 
 def refusal(error: IllegalActionError) -> str:
     """The engine's reason, in a sentence the page can show: in the player's language
-    for a bet outside the limits or the balance, in English otherwise."""
+    for a bet outside the limits or the balance and the reasons `in_words` knows, in
+    English otherwise."""
     if isinstance(error, BetRefused) and error.reason in BET_REFUSALS:
         return _("Not allowed: %(reason)s.") % {
             "reason": BET_REFUSALS[error.reason] % {"chips": error.chips}
         }
-    reason = str(error)
-    return _("Not allowed: %(reason)s.") % {"reason": reason[:1].upper() + reason[1:]}
+    return _("Not allowed: %(reason)s.") % {"reason": in_words(str(error))}

@@ -6,6 +6,7 @@ whose hole 7♣ makes 16 and whose next card, 10♥, busts: a stand wins.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from engine.bots import BOTS
+from engine.cards import CARDS
 from engine.live_table import LiveTable
 from engine.shoe import Shoe
 from engine.table import BotSeat
@@ -66,11 +68,12 @@ def open_table(
     )  # fmt: skip
 
 
-def post(client: Client, row: SharedTable, **fields: Any) -> Any:
+def post(client: Client, row: SharedTable, *, language: str = "en", **fields: Any) -> Any:
     """A request at the table, made from its stored version (unless given)."""
     row.refresh_from_db()
     data = {"version": row.version, **fields}
-    return client.post(reverse("trainer:live-table", args=[row.pk]), data)
+    url = reverse("trainer:live-table", args=[row.pk])
+    return client.post(url, data, headers={"accept-language": language})
 
 
 def poll(client: Client, row: SharedTable, etag: str | None = None) -> Any:
@@ -226,14 +229,21 @@ def test_cashing_out_the_last_person_closes_the_table(clock: Clock) -> None:
 
 
 def refused(client: Client, row: SharedTable, message: str, **fields: Any) -> None:
-    """The request is refused with ``message`` and the stored table is unchanged."""
+    """The request is refused with ``message``, and in Polish with a message of its own
+    (``message`` is English: not in it); each time the stored table is unchanged."""
     row.refresh_from_db()
     before = (row.version, row.state)
-    response = post(client, row, **fields)
-    assert response.status_code == 400
-    assert message in response.content.decode()
-    row.refresh_from_db()
-    assert (row.version, row.state) == before
+    shown = {}
+    for language in ("en", "pl"):
+        response = post(client, row, language=language, **fields)
+        assert response.status_code == 400
+        error = re.search(r'data-testid="error">([^<]+)<', response.content.decode())
+        assert error is not None
+        shown[language] = error[1]
+        row.refresh_from_db()
+        assert (row.version, row.state) == before
+    assert message in shown["en"]
+    assert message not in shown["pl"] and "Not allowed" not in shown["pl"]
 
 
 @pytest.fixture
@@ -252,11 +262,13 @@ def test_refusals_in_the_betting_window(two_at_a_table: Any) -> None:
     row, anns, bobs, guest = two_at_a_table
     refused(bobs, row, "Seat 3 is not yours", op="bet", seat=3, amount=20)
     refused(anns, row, "You cannot bet behind your own seat", op="behind", seat=3, amount=20)
-    refused(anns, row, "One player may hold at most 2 seat(s)", op="sit", seat=5)
+    refused(anns, row, "One player may hold at most 2 seats", op="sit", seat=5)
     refused(guest, row, "Guests may watch and bet behind, but not sit", op="sit", seat=1)
     post(bobs, row, op="behind", seat=3, amount=500)
     refused(bobs, row, "That bet is more than your balance", op="pair", seat=3, amount=10)
     refused(bobs, row, "You are at this table already", op="join", amount=500)
+    post(anns, row, op="bet", seat=3, amount=300)  # seat 4 must bet as much: 600 of 500
+    refused(anns, row, "That bet is more than your balance", op="bet", seat=4, amount=300)
 
 
 def test_refusals_in_play(two_at_a_table: Any, clock: Clock) -> None:
@@ -265,7 +277,11 @@ def test_refusals_in_play(two_at_a_table: Any, clock: Clock) -> None:
     post(anns, row, op="bet", seat=4, amount=20)  # both seats bet: dealt
     assert stored(row).stage.value == "playing"
     refused(bobs, row, "Bets are closed for this round", op="behind", seat=3, amount=20)
-    refused(bobs, row, "Not allowed", op="act", action="stand")  # not Bob's turn
+    refused(bobs, row, "It is not your turn", op="act", action="stand")
+    refused(anns, row, "Bets are closed for this round", op="bet", seat=3, amount=30)
+    playing = stored(row).round
+    assert playing is not None and CARDS[playing.dealer.cards[0]].rank == "8"  # no insurance
+    refused(anns, row, "Insurance is not on offer now", op="act", action="insure")
     row.refresh_from_db()
     refused(anns, row, "moved on", op="act", action="stand", version=row.version - 1)
 
@@ -317,7 +333,7 @@ def test_a_bettor_behind_answers_follow_split_on_the_page(clock: Clock) -> None:
     post(anns, row, op="act", action="split")
     page = bobs.get(reverse("trainer:live-table", args=[row.pk])).content.decode()
     assert "Seat 3 splits: follow with your bet behind?" in page
-    refused(anns, row, "Not allowed", op="act", action="stand")  # Bob's decision, not hers
+    refused(anns, row, "It is not your turn", op="act", action="stand")  # Bob's decision
     assert post(bobs, row, op="act", action="follow").status_code == 302
     post(anns, row, op="act", action="stand")
     post(anns, row, op="act", action="stand")
