@@ -90,7 +90,9 @@ def facts(rules: Rules) -> tuple[Fact, ...]:
 def _hole_card(rules: Rules) -> HoleCard:
     if rules.dealer_peeks:
         return HoleCard.PEEK
-    return HoleCard.NO_PEEK_ORIGINAL_BETS if rules.original_bets_only else HoleCard.NO_PEEK_TAKES_ALL
+    return (
+        HoleCard.NO_PEEK_ORIGINAL_BETS if rules.original_bets_only else HoleCard.NO_PEEK_TAKES_ALL
+    )
 
 
 def changes(rules: Rules, base: Rules) -> tuple[Fact, ...]:
