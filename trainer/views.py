@@ -123,7 +123,7 @@ def _drill_analysing(request: HtmxHttpRequest, chosen: DrillSettings, rules: Rul
         return redirect("trainer:drill")  # the page shows where the analysis stands
     context = {
         "analysis": analysis,
-        "analysis_rules": rules.label,
+        "analysis_rules": RulesWords.of(rules),
         "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
         "auto_advance": chosen.auto_advance,
     }
@@ -152,7 +152,7 @@ def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
         except AnalysisPending as pending:
             context = {
                 "analysis": analyses.Analysis.RUNNING,
-                "analysis_rules": pending.rules.label,
+                "analysis_rules": RulesWords.of(pending.rules),
                 "settings_form": form,
                 "rule_fields": rule_fields(),
             }

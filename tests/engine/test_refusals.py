@@ -45,7 +45,7 @@ def test_no_engine_module_raises_an_illegal_action_without_a_code():
 @pytest.mark.parametrize("code", sorted(REFUSALS))
 def test_a_refusal_is_its_template_filled_with_its_parameters(code: str):
     names = {name for _, name, _, _ in string.Formatter().parse(REFUSALS[code]) if name}
-    params = {name: 7 for name in names}
+    params = dict.fromkeys(names, 7)
     error = refused(code, **params)
     assert isinstance(error, IllegalActionError)
     assert (error.code, dict(error.params)) == (code, params)

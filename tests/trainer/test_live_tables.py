@@ -252,7 +252,7 @@ def test_refusals_in_the_betting_window(two_at_a_table: Any) -> None:
     row, anns, bobs, guest = two_at_a_table
     refused(bobs, row, "Seat 3 is not yours", op="bet", seat=3, amount=20)
     refused(anns, row, "You cannot bet behind your own seat", op="behind", seat=3, amount=20)
-    refused(anns, row, "One player may hold at most 2 seat(s)", op="sit", seat=5)
+    refused(anns, row, "One player may hold at most 2 seats", op="sit", seat=5)
     refused(guest, row, "Guests may watch and bet behind, but not sit", op="sit", seat=1)
     post(bobs, row, op="behind", seat=3, amount=500)
     refused(bobs, row, "That bet is more than your balance", op="pair", seat=3, amount=10)
