@@ -118,7 +118,8 @@ def hand_refusal(action: Action, rules: Rules, hand: Hand, covered: bool) -> Ill
         if rules.surrender is Surrender.NONE:
             return refused("no_surrender")
         return refused("surrender_first")
-    # Standing is always legal: what is left is a double or a split.
+    if action not in (DOUBLE, SPLIT):  # a bettor behind's choice, asked of a hand
+        return refused("not_offered", action=action.value)
     if len(hand.cards) != 2:
         return refused(f"{action.value}_first_two_cards")
     if not covered:
