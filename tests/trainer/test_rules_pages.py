@@ -153,3 +153,13 @@ def test_the_rules_are_in_the_main_navigation_and_default_to_european() -> None:
     text = page("en", "/rules/")
     assert '<a href="/rules/">' in text
     assert EUROPEAN_FIRST_RULE["en"] in text
+
+
+def test_the_practice_table_and_its_summary_name_the_rules_in_words() -> None:
+    client = Client()
+    started = client.post("/practice/", {"rules": "deluxe", "bankroll": "1000", "seat_1": "you"})
+    assert started.status_code == 302
+    for url in (started["Location"], started["Location"] + "summary/"):
+        text = client.get(url).content.decode()
+        assert '<a href="/rules/deluxe/">Deluxe</a>' in text, url
+        assert "8 decks · dealer stands on soft 17" in text, url
