@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from engine.errors import IllegalActionError
 
@@ -18,8 +19,16 @@ REASONS: dict[str, Promise] = {
     "not_an_action": _("%(action)s is not an action"),
     "no_such_seat": _("There is no seat %(seat)s at this table"),
     "seat_has_bet": _("Seat %(seat)s already has a bet"),
-    "same_bet_both_seats": _("Both your seats carry the same bet: %(chips)s chips"),
-    "seats_per_player": _("One player may hold at most %(seats)s seats"),
+    "same_bet_both_seats": ngettext_lazy(
+        "Both your seats carry the same bet: %(chips)s chip",
+        "Both your seats carry the same bet: %(chips)s chips",
+        "chips",
+    ),
+    "seats_per_player": ngettext_lazy(
+        "One player may hold at most %(seats)s seat",
+        "One player may hold at most %(seats)s seats",
+        "seats",
+    ),
     "seat_not_yours": _("Seat %(seat)s is not yours"),
     "no_pair_bet": _("This table has no pair side bet"),
     "no_history_no_pair_bet": _("A round without its history takes no pair bets"),
@@ -61,7 +70,11 @@ REASONS: dict[str, Promise] = {
     "follow_balance": _("Your balance does not cover following"),
     "follow_first": _("First decide whether to follow"),
     "bad_limits": _("Table limits need an even step that divides a minimum of at most the maximum"),
-    "bankroll_minimum": _("The bankroll must be at least %(chips)s chips"),
+    "bankroll_minimum": ngettext_lazy(
+        "The bankroll must be at least %(chips)s chip",
+        "The bankroll must be at least %(chips)s chips",
+        "chips",
+    ),
     "seat_numbers": _("Seats are numbered 1 to %(seats)s"),
     "shared_seat": _("Two players cannot share a seat"),
     "bot_tier": _("No bot tier %(tier)s: choose %(tiers)s"),
@@ -70,14 +83,26 @@ REASONS: dict[str, Promise] = {
     "time_zone": _("The time must carry its time zone"),
     "time_seconds": _("The time must be a number of seconds"),
     "countdowns": _("Each countdown is a number of seconds, up to an hour"),
-    "owner_seats": _("An owner may hold 1 to %(seats)s seats under these rules"),
+    "owner_seats": ngettext_lazy(
+        "An owner may hold 1 to %(seats)s seat under these rules",
+        "An owner may hold 1 to %(seats)s seats under these rules",
+        "seats",
+    ),
     "bots_share_seat": _("Two bots cannot share a seat"),
-    "bots_bankroll": _("The bots' bankroll must be at least %(chips)s chips"),
+    "bots_bankroll": ngettext_lazy(
+        "The bots' bankroll must be at least %(chips)s chip",
+        "The bots' bankroll must be at least %(chips)s chips",
+        "chips",
+    ),
     "buy_in_whole": _("Buy in with a whole number of chips above zero"),
     "bets_in_play": _("You have bets in play: cash out when the round is over"),
     "guests_cannot_sit": _("Guests may watch and bet behind, but not sit"),
     "seat_taken": _("Seat %(seat)s is taken"),
-    "buy_in_to_sit": _("Buy in with at least %(chips)s chips to sit"),
+    "buy_in_to_sit": ngettext_lazy(
+        "Buy in with at least %(chips)s chip to sit",
+        "Buy in with at least %(chips)s chips to sit",
+        "chips",
+    ),
     "buy_in_first": _("Buy in before you bet"),
     "no_hand_for_seat": _("Seat %(seat)s has no hand in this round"),
     "no_round": _("No round is in play"),
@@ -105,4 +130,4 @@ def reason_text(error: IllegalActionError) -> str:
     if sentence is None:
         english = str(error)
         return english[:1].upper() + english[1:]
-    return str(sentence) % params
+    return str(sentence % params)  # a plural sentence picks its form from its number

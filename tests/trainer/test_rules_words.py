@@ -94,6 +94,8 @@ def test_every_engine_refusal_has_a_sentence_asking_only_for_the_engines_paramet
 
 def test_a_refusal_reads_from_its_code_and_parameters() -> None:
     assert reason_text(refused("seat_taken", seat=4)) == "Seat 4 is taken"
+    assert reason_text(refused("seats_per_player", seats=1)).endswith("at most 1 seat")
+    assert reason_text(refused("seats_per_player", seats=2)).endswith("at most 2 seats")
     assert reason_text(refused("not_offered", action="double")) == str(NOT_OFFERED["double"])
 
 
