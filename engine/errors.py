@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -15,7 +16,18 @@ class EngineError(Exception):
 
 
 class IllegalActionError(EngineError, ValueError):
-    """An action that the rules or the round's state do not allow; nothing was changed."""
+    """An action that the rules or the round's state do not allow; nothing was changed.
+
+    The message is English; the reason's ``code`` (`engine.refusals.REFUSALS`) and its
+    ``params`` are kept so that an app can say the same in its player's language.
+    """
+
+    def __init__(
+        self, message: str, *, code: str = "invalid", params: Mapping[str, object] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: Mapping[str, object] = params or {}
 
 
 class RulesError(EngineError, ValueError):

@@ -16,7 +16,7 @@ times as much.
 >>> hand.add(card_code("8s")); hand.add(card_code("8d"))
 >>> hand_actions(EUROPEAN, hand, 1, 10, True)
 (<Action.HIT: 'hit'>, <Action.STAND: 'stand'>, <Action.DOUBLE: 'double'>, <Action.SPLIT: 'split'>)
->>> hand_refusal(Action.SURRENDER, EUROPEAN, hand, True)
+>>> str(hand_refusal(Action.SURRENDER, EUROPEAN, hand, True))
 'this table has no surrender'
 >>> effective_action(Action.SPLIT, hand, False)
 <Action.STAND: 'stand'>
@@ -24,7 +24,9 @@ times as much.
 
 from __future__ import annotations
 
+from engine.errors import IllegalActionError
 from engine.hand import Hand
+from engine.refusals import refused
 from engine.rules import Rules, Surrender
 from engine.values import Action
 
@@ -105,24 +107,26 @@ _OFFERS: dict[tuple[bool, bool, bool, bool], tuple[Action, ...]] = {
 }
 
 
-def hand_refusal(action: Action, rules: Rules, hand: Hand, covered: bool) -> str:
-    """Why ``action``, which `hand_actions` does not list, is refused — fit to show a
-    player."""
+def hand_refusal(action: Action, rules: Rules, hand: Hand, covered: bool) -> IllegalActionError:
+    """Why ``action``, which `hand_actions` does not list, is refused: the error to raise,
+    its reason's code among `engine.refusals.REFUSALS`."""
     if action in (Action.INSURE, Action.NO_INSURANCE):
-        return "insurance is not on offer now"
+        return refused("no_insurance_now")
     if action is HIT:
-        return "split aces take one card only"
+        return refused("split_aces_one_card")
     if action is SURRENDER:
         if rules.surrender is Surrender.NONE:
-            return "this table has no surrender"
-        return "surrender is only allowed on the first two cards, before any other action"
+            return refused("no_surrender")
+        return refused("surrender_first")
+    if action not in (DOUBLE, SPLIT):  # a bettor behind's choice, asked of a hand
+        return refused("not_offered", action=action.value)
     if len(hand.cards) != 2:
-        return f"you can only {action.value} on your first two cards"
+        return refused(f"{action.value}_first_two_cards")
     if not covered:
-        return f"your balance does not cover another bet to {action.value}"
+        return refused(f"{action.value}_balance")
     if action is DOUBLE:
-        return "you cannot double this hand"
-    return "you can only split two cards of the same value, up to the hand limit"
+        return refused("cannot_double")
+    return refused("cannot_split")
 
 
 def effective_action(action: Action, hand: Hand, covered: bool) -> Action:
@@ -180,11 +184,11 @@ def insurance_actions(covered: bool) -> tuple[Action, ...]:
     return (Action.INSURE, Action.NO_INSURANCE) if covered else (Action.NO_INSURANCE,)
 
 
-def insurance_refusal(action: Action) -> str:
+def insurance_refusal(action: Action) -> IllegalActionError:
     """Why ``action`` is refused while insurance is being decided."""
     if action is Action.INSURE:
-        return "your balance does not cover insurance"
-    return "first decide on insurance"
+        return refused("insurance_balance")
+    return refused("insurance_first")
 
 
 def follow_actions(covered: bool) -> tuple[Action, ...]:
@@ -193,13 +197,11 @@ def follow_actions(covered: bool) -> tuple[Action, ...]:
     return (Action.FOLLOW, Action.NO_FOLLOW) if covered else (Action.NO_FOLLOW,)
 
 
-def behind_refusal(action: Action, insurance: bool) -> str:
+def behind_refusal(action: Action, insurance: bool) -> IllegalActionError:
     """Why ``action`` is refused from a bettor behind, whose decision is ``insurance``
     or whether to follow a double or split."""
     if insurance:
-        if action is Action.INSURE:
-            return "your balance does not cover insurance"
-        return "first decide on insurance"
+        return insurance_refusal(action)
     if action is Action.FOLLOW:
-        return "your balance does not cover following"
-    return "first decide whether to follow"
+        return refused("follow_balance")
+    return refused("follow_first")

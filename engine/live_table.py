@@ -53,6 +53,7 @@ from engine.live_public import (
     SideBet,
     Stage,
 )
+from engine.refusals import refused
 from engine.round import Phase, Round
 from engine.rules import DELUXE, Rules
 from engine.seat import paired_bet
@@ -72,10 +73,10 @@ def seconds(now: Now) -> float:
     """A moment as seconds since the epoch; a naive datetime is refused (whose time?)."""
     if isinstance(now, datetime):
         if now.tzinfo is None:
-            raise IllegalActionError("the time must carry its time zone")
+            raise refused("time_zone")
         return now.timestamp()
     if type(now) not in (int, float) or not math.isfinite(now):
-        raise IllegalActionError("the time must be a number of seconds")
+        raise refused("time_seconds")
     return float(now)
 
 
@@ -176,23 +177,21 @@ class LiveTable:
         limits = limits if limits is not None else Limits()
         timings = (betting_seconds, decision_seconds, result_seconds)
         if any(type(t) not in (int, float) or not 0 < t < 3600 for t in timings):
-            raise IllegalActionError("each countdown is a number of seconds, up to an hour")
+            raise refused("countdowns")
         most = rules.seats_per_account if max_seats_per_owner is None else max_seats_per_owner
         if type(most) is not int or not 1 <= most <= rules.seats_per_account:
-            raise IllegalActionError(
-                f"an owner may hold 1 to {rules.seats_per_account} seats under these rules"
-            )
+            raise refused("owner_seats", seats=rules.seats_per_account)
         holders: dict[int, Holder] = {}
         for bot in bots:
             if type(bot.seat) is not int or not 1 <= bot.seat <= rules.max_seats:
-                raise IllegalActionError(f"seats are numbered 1 to {rules.max_seats}")
+                raise refused("seat_numbers", seats=rules.max_seats)
             if bot.seat in holders:
-                raise IllegalActionError("two bots cannot share a seat")
+                raise refused("bots_share_seat")
             if bot.tier not in TIERS:
-                raise IllegalActionError(f"no bot tier {bot.tier!r}: choose {', '.join(TIERS)}")
+                raise refused("bot_tier", tier=repr(bot.tier), tiers=", ".join(TIERS))
             holders[bot.seat] = Holder(bot_owner(bot.seat), bot.tier)
         if type(bot_bankroll) is not int or bot_bankroll < limits.minimum:
-            raise IllegalActionError(f"the bots' bankroll must be at least {limits.minimum} chips")
+            raise refused("bots_bankroll", chips=limits.minimum)
         return cls(
             rules,
             shoe if shoe is not None else Shoe.for_rules(rules, rng),
@@ -390,7 +389,7 @@ class LiveTable:
         at = self._start(now)
         self._check_person(owner)
         if type(chips) is not int or chips <= 0:
-            raise IllegalActionError("buy in with a whole number of chips above zero")
+            raise refused("buy_in_whole")
         self.balances[owner] = self.balances.get(owner, 0) + chips
         self._settle_window(at)
 
@@ -401,7 +400,7 @@ class LiveTable:
         at = self._start(now)
         self._check_person(owner)
         if self.stage is Stage.PLAYING and self._in_play(owner):
-            raise IllegalActionError("you have bets in play: cash out when the round is over")
+            raise refused("bets_in_play")
         for number in sorted(self.holders):
             if self.holders[number].owner == owner:
                 self._free(at, number, NoticeKind.LEFT)
@@ -414,17 +413,15 @@ class LiveTable:
         at = self._start(now)
         self._check_person(owner)
         if not may_sit:
-            raise IllegalActionError("guests may watch and bet behind, but not sit")
+            raise refused("guests_cannot_sit")
         if type(seat) is not int or not 1 <= seat <= self.rules.max_seats:
-            raise IllegalActionError(f"there is no seat {seat} at this table")
+            raise refused("no_such_seat", seat=seat)
         if seat in self.holders:
-            raise IllegalActionError(f"seat {seat} is taken")
+            raise refused("seat_taken", seat=seat)
         if sum(h.owner == owner for h in self.holders.values()) >= self.max_seats_per_owner:
-            raise IllegalActionError(
-                f"one player may hold at most {self.max_seats_per_owner} seat(s)"
-            )
+            raise refused("seats_per_player", seats=self.max_seats_per_owner)
         if self.balances.get(owner, 0) < self.limits.minimum:
-            raise IllegalActionError(f"buy in with at least {self.limits.minimum} chips to sit")
+            raise refused("buy_in_to_sit", chips=self.limits.minimum)
         self.holders[seat] = Holder(owner)
         self._settle_window(at)
 
@@ -458,15 +455,13 @@ class LiveTable:
         other = next((n for n in pair if n != seat), None)
         if other is None:
             if amount - (current or 0) > free:
-                raise IllegalActionError("that bet is more than your balance")
+                raise refused("over_balance")
             self.seat_bets[seat] = amount
         elif current is None:
             if amount != self.seat_bets[other]:
-                raise IllegalActionError(
-                    f"both your seats carry the same bet: {self.seat_bets[other]} chips"
-                )
+                raise refused("same_bet_both_seats", chips=self.seat_bets[other])
             if amount > free:
-                raise IllegalActionError("that bet is more than your balance")
+                raise refused("over_balance")
             self.seat_bets[seat] = amount
         else:
             both = paired_bet(current, amount, free, self.limits.step)
@@ -488,11 +483,11 @@ class LiveTable:
         """Place or change a bet behind another's seat (a person's or a bot's)."""
         at = self._start(now)
         if not self.rules.bet_behind:
-            raise IllegalActionError("this table has no bet behind")
+            raise refused("no_bet_behind")
         if seat not in self.holders:
-            raise IllegalActionError(f"seat {seat} has no player")
+            raise refused("seat_empty", seat=seat)
         if self.holders[seat].owner == owner:
-            raise IllegalActionError("you cannot bet behind your own seat")
+            raise refused("behind_own_seat")
         self._place_side(self.behind, owner, seat, amount)
         self._settle_window(at)
 
@@ -500,9 +495,9 @@ class LiveTable:
         """Place or change a pair side bet on any held seat, one's own included."""
         at = self._start(now)
         if not self.rules.pair_bet:
-            raise IllegalActionError("this table has no pair side bet")
+            raise refused("no_pair_bet")
         if seat not in self.holders:
-            raise IllegalActionError(f"seat {seat} has no player")
+            raise refused("seat_empty", seat=seat)
         self._place_side(self.pairs, owner, seat, amount)
         self._settle_window(at)
 
@@ -517,7 +512,7 @@ class LiveTable:
         self._check_person(owner)
         self._check_window()
         if owner not in self.balances:
-            raise IllegalActionError("buy in before you bet")
+            raise refused("buy_in_first")
         index = next((i for i, b in enumerate(bets) if b.seat == seat and b.owner == owner), None)
         current = 0 if index is None else bets[index].amount
         self.limits.check(amount, self._free_chips(owner) + current)
@@ -561,12 +556,12 @@ class LiveTable:
         self._own_seat(owner, seat)
         rnd = self._round_in_play()
         if not any(taken.number == seat for taken in rnd.seats):
-            raise IllegalActionError(f"seat {seat} has no hand in this round")
+            raise refused("no_hand_for_seat", seat=seat)
         rnd.preselect(seat=seat, action=action)
 
     def _round_in_play(self) -> Round:
         if self.stage is not Stage.PLAYING or self.round is None:
-            raise IllegalActionError("no round is in play")
+            raise refused("no_round")
         return self.round
 
     # Checks ----------------------------------------------------------------------------
@@ -579,16 +574,16 @@ class LiveTable:
 
     def _check_person(self, owner: object) -> None:
         if not isinstance(owner, str) or not owner or owner.startswith("bot "):
-            raise IllegalActionError("that is not a player's name")
+            raise refused("not_a_name")
 
     def _check_window(self) -> None:
         if self.stage is not Stage.BETTING:
-            raise IllegalActionError("bets are closed for this round")
+            raise refused("bets_closed")
 
     def _own_seat(self, owner: str, seat: int) -> Holder:
         holder = self.holders.get(seat)
         if holder is None or holder.owner != owner:
-            raise IllegalActionError(f"seat {seat} is not yours")
+            raise refused("seat_not_yours", seat=seat)
         return holder
 
     def _free_chips(self, owner: str) -> Chips:

@@ -33,7 +33,7 @@ from engine import legality, settlement
 from engine.cards import CARDS, POINTS, Card
 from engine.chips import Chips, scaled, whole
 from engine.dealer_play import dealer_draws, dealer_must_play
-from engine.errors import IllegalActionError, StateError
+from engine.errors import StateError
 from engine.events import (
     DEALER,
     ActionTaken,
@@ -49,6 +49,7 @@ from engine.events import (
     StakeSettled,
 )
 from engine.hand import Hand
+from engine.refusals import refused
 from engine.round_codec import (
     chips_from_json,
     chips_to_json,
@@ -91,7 +92,7 @@ def _as_action(action: Action | str) -> Action:
     try:
         return Action(action)
     except ValueError:
-        raise IllegalActionError(f"{action!r} is not an action") from None
+        raise refused("not_an_action", action=repr(action)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,21 +197,17 @@ class Round:
         carries the same bet as the first (change both with `change_bet`)."""
         self._check_betting(amount)
         if not 1 <= seat <= self.rules.max_seats:
-            raise IllegalActionError(f"there is no seat {seat} at this table")
+            raise refused("no_such_seat", seat=seat)
         held = 0
         for taken in self.seats:
             if taken.number == seat:
-                raise IllegalActionError(f"seat {seat} already has a bet")
+                raise refused("seat_has_bet", seat=seat)
             if taken.owner == owner:
                 held += 1
                 if taken.bet != amount:
-                    raise IllegalActionError(
-                        f"both your seats carry the same bet: {taken.bet} chips"
-                    )
+                    raise refused("same_bet_both_seats", chips=taken.bet)
         if held >= self.rules.seats_per_account:
-            raise IllegalActionError(
-                f"one player may hold at most {self.rules.seats_per_account} seat(s)"
-            )
+            raise refused("seats_per_player", seats=self.rules.seats_per_account)
         self._take(owner, amount)
         insort(self.seats, Seat(seat, owner, amount), key=_SEAT_NUMBER)
 
@@ -231,7 +228,7 @@ class Round:
         self._check_betting(amount)
         target = self._occupied(seat)
         if target.owner != owner:
-            raise IllegalActionError(f"seat {seat} is not yours")
+            raise refused("seat_not_yours", seat=seat)
         held = [taken for taken in self.seats if taken.owner == owner]
         free = None if self.balances is None else self.balances.get(owner, 0)
         bet = amount if len(held) == 1 else paired_bet(target.bet, amount, free, step)
@@ -248,9 +245,9 @@ class Round:
         """A side bet that the seat's first two cards are a pair of the same rank."""
         self._check_betting(amount)
         if not self.rules.pair_bet:
-            raise IllegalActionError("this table has no pair side bet")
+            raise refused("no_pair_bet")
         if not self.keeps_history:
-            raise IllegalActionError("a round without its history takes no pair bets")
+            raise refused("no_history_no_pair_bet")
         target = self._occupied(seat)
         self._take(owner, amount)
         target.pair_bets = [*target.pair_bets, (owner, amount)]
@@ -261,28 +258,28 @@ class Round:
         doubles or splits (RULES.md §2: no, unless answered yes and affordable)."""
         self._check_betting(amount)
         if not self.rules.bet_behind:
-            raise IllegalActionError("this table has no bet behind")
+            raise refused("no_bet_behind")
         target = self._occupied(seat)
         if target.owner == owner:
-            raise IllegalActionError("you cannot bet behind your own seat")
+            raise refused("behind_own_seat")
         self._take(owner, amount)
         target.behind = [*target.behind, BehindBet(owner, amount)]
 
     def _check_betting(self, amount: int) -> None:
         if self.phase is not BETTING:
-            raise IllegalActionError("bets are closed for this round")
+            raise refused("bets_closed")
         if type(amount) is not int or amount <= 0:
-            raise IllegalActionError("a bet must be a whole number of chips above zero")
+            raise refused("bet_not_whole")
 
     def _occupied(self, number: int) -> Seat:
         for seat in self.seats:
             if seat.number == number:
                 return seat
-        raise IllegalActionError(f"seat {number} has no player")
+        raise refused("seat_empty", seat=number)
 
     def _take(self, owner: str, amount: Chips) -> None:
         if not self._can_cover(owner, amount):
-            raise IllegalActionError("that bet is more than your balance")
+            raise refused("over_balance")
         if self.balances is not None:
             self.balances[owner] = whole(self.balances[owner] - amount)
 
@@ -297,9 +294,9 @@ class Round:
         Returns what happened: the events added to the history.
         """
         if self.phase is not BETTING:
-            raise IllegalActionError("the cards are already dealt")
+            raise refused("already_dealt")
         if not self.seats:
-            raise IllegalActionError("place a bet before the deal")
+            raise refused("bet_before_deal")
         start = len(self.log)
         burned = self.shoe.prepare_round(self.rules)
         if burned is not None and self.keeps_history:
@@ -405,29 +402,29 @@ class Round:
         the awaited decision's (`turn`)."""
         action = _as_action(action)
         if self.phase is BETTING:
-            raise IllegalActionError("the cards have not been dealt yet")
+            raise refused("not_dealt")
         if self.phase is SETTLED or self.phase is VOIDED:
-            raise IllegalActionError("this round is over")
+            raise refused("round_over")
         if owner is not None or seat is not None:  # (a `Turn` is built only when asked)
             turn = self.turn
             assert turn is not None
             if owner is not None and owner != turn.owner:
-                raise IllegalActionError("it is not your turn")
+                raise refused("not_your_turn")
             if seat is not None and seat != turn.seat:
-                raise IllegalActionError(f"it is seat {turn.seat}'s turn, not seat {seat}'s")
+                raise refused("other_seats_turn", turn=turn.seat, seat=seat)
         if action in self.legal_actions():
             return action
         turn = self.turn
         assert turn is not None
         if turn.of_bettor_behind:
             insurance = turn.decision is Decision.BEHIND_INSURANCE
-            raise IllegalActionError(legality.behind_refusal(action, insurance))
+            raise legality.behind_refusal(action, insurance)
         current = self.seats[self._seat_index]
         if self.phase is INSURANCE:
-            raise IllegalActionError(legality.insurance_refusal(action))
+            raise legality.insurance_refusal(action)
         hand = current.hands[self._hand_index]
         covered = self._can_cover(current.owner, current.bet)
-        raise IllegalActionError(legality.hand_refusal(action, self.rules, hand, covered))
+        raise legality.hand_refusal(action, self.rules, hand, covered)
 
     def apply(
         self, action: Action | str, *, seat: int | None = None, owner: str | None = None
@@ -528,14 +525,14 @@ class Round:
         allowed = self.preselect_actions(seat)
         if action not in allowed:
             if self.phase not in (PLAYER_TURNS, INSURANCE, FOLLOW):
-                raise IllegalActionError("there is no turn to come in this round")
+                raise refused("no_turn_to_come")
             if target.hands[0].closed:
-                raise IllegalActionError("a natural takes no decision")
+                raise refused("natural_no_decision")
             if not allowed:
-                raise IllegalActionError(f"seat {seat}'s turn has come: decide now")
+                raise refused("turn_has_come", seat=seat)
             covered = self._can_cover(target.owner, target.bet)
             hand = target.hands[0]
-            raise IllegalActionError(legality.hand_refusal(action, self.rules, hand, covered))
+            raise legality.hand_refusal(action, self.rules, hand, covered)
         target.preselected = action
 
     def preselection(self, seat: int) -> Action | None:
@@ -572,7 +569,7 @@ class Round:
         if self.phase is FOLLOW:
             return self.apply(NO_FOLLOW)
         if self.turn is None:
-            raise IllegalActionError("no decision is awaited")
+            raise refused("no_decision_awaited")
         hand = self.seats[self._seat_index].hands[self._hand_index]
         hits = hand.total <= 11 and HIT in self.legal_actions()
         return self.apply(HIT if hits else STAND)
@@ -846,9 +843,9 @@ class Round:
         """The settled round's result (only once it is settled or voided, and only of a
         round that keeps its history, whose settlements it lists)."""
         if self.phase not in (SETTLED, VOIDED):
-            raise IllegalActionError("the round is not over yet")
+            raise refused("round_not_over")
         if not self.keeps_history:
-            raise IllegalActionError("this round kept no history: only its net is known")
+            raise refused("no_history")
         dealer = self._dealer
         return Outcome(
             dealer=tuple(CARDS[code] for code in dealer.cards),
@@ -869,7 +866,7 @@ class Round:
         elif (turn := self.turn) is not None:
             index, decision, owner = turn.hand, turn.decision, turn.owner
         else:
-            raise IllegalActionError("no decision is awaited")
+            raise refused("no_decision_awaited")
         hand = self.seats[self._seat_index].hands[index or 0]
         up = self._dealer.cards[0]
         # Positional, in the order of PlayerView's fields: built on every decision, and
@@ -896,7 +893,7 @@ class Round:
         Nothing is half-settled: a round that is already settled cannot be voided.
         """
         if self.phase in (SETTLED, VOIDED):
-            raise IllegalActionError("the round is already over")
+            raise refused("round_already_over")
         start = len(self.log)
         if self.keeps_history:
             self.log.append(RoundVoided(reason))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.chips import Chips
-from engine.errors import IllegalActionError
 from engine.hand import Hand
+from engine.refusals import refused
 from engine.values import Action
 
 __all__ = ["BehindBet", "Seat", "paired_bet"]
@@ -70,8 +70,8 @@ def paired_bet(current: int, asked: int, free: Chips | None, step: int = 1) -> i
     if free is None or 2 * raise_by <= free:
         return asked
     if raise_by > free:
-        raise IllegalActionError("that bet is more than your balance")
+        raise refused("over_balance")
     half = (current + asked) // 2 // step * step
     if half <= current:
-        raise IllegalActionError("your balance does not cover raising both your seats")
+        raise refused("raise_both_seats")
     return half

@@ -32,6 +32,7 @@ from engine.cards import CARDS, Card
 from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
 from engine.events import Event, ShoeShuffled, StakeSettled, dealer_cards
+from engine.refusals import refused
 from engine.round import Phase, Round, Turn
 from engine.rules import Rules
 from engine.shoe import Shoe
@@ -84,9 +85,7 @@ class Limits:
             and self.step % 2 == 0
             and self.minimum % self.step == 0
         ):
-            raise IllegalActionError(
-                "table limits need an even step that divides a minimum of at most the maximum"
-            )
+            raise refused("bad_limits")
 
     def check(self, bet: object, balance: Chips) -> int:
         """The bet if it is allowed, else `BetRefused` saying why."""
@@ -258,7 +257,7 @@ class Table:
         given), the player and every bot starting with ``bankroll`` chips."""
         bots = tuple(bots)
         if type(bankroll) is not int or bankroll < limits.minimum:
-            raise IllegalActionError(f"the bankroll must be at least {limits.minimum} chips")
+            raise refused("bankroll_minimum", chips=limits.minimum)
         balances: dict[str, Chips] = {PLAYER: bankroll}
         balances.update({bot_owner(bot.seat): bankroll for bot in bots})
         return cls(
@@ -274,12 +273,12 @@ class Table:
     def _check_seats(self) -> None:
         seats = [self.player_seat, *(bot.seat for bot in self.bots)]
         if any(type(seat) is not int or not 1 <= seat <= self.rules.max_seats for seat in seats):
-            raise IllegalActionError(f"seats are numbered 1 to {self.rules.max_seats}")
+            raise refused("seat_numbers", seats=self.rules.max_seats)
         if len(set(seats)) != len(seats):
-            raise IllegalActionError("two players cannot share a seat")
+            raise refused("shared_seat")
         for bot in self.bots:
             if bot.tier not in TIERS:
-                raise IllegalActionError(f"no bot tier {bot.tier!r}: choose {', '.join(TIERS)}")
+                raise refused("bot_tier", tier=repr(bot.tier), tiers=", ".join(TIERS))
 
     # Play ------------------------------------------------------------------------------
 
@@ -311,7 +310,7 @@ class Table:
         are the player's turns, like those on their own seat.
         """
         if self.in_play:
-            raise IllegalActionError("finish this round before the next deal")
+            raise refused("finish_round")
         self.limits.check(bet, self.balances[PLAYER])
         balances = dict(self.balances)  # the bets are placed on a copy until all are taken
         rnd = Round(self.rules, self.shoe, balances=balances)
@@ -337,7 +336,7 @@ class Table:
     def view(self) -> PlayerView:
         """The player's view of the decision awaited from them."""
         if not self.players_turn or self.round is None:
-            raise IllegalActionError(self._why_not_your_turn())
+            raise self._why_not_your_turn()
         return self.round.view()
 
     def act(self, action: Action | str) -> None:
@@ -346,14 +345,14 @@ class Table:
         An action out of turn or not legal raises `IllegalActionError` and changes nothing.
         """
         if not self.players_turn or self.round is None:
-            raise IllegalActionError(self._why_not_your_turn())
+            raise self._why_not_your_turn()
         self.round.apply(action, owner=PLAYER)
         self._play_bots()
 
-    def _why_not_your_turn(self) -> str:
+    def _why_not_your_turn(self) -> IllegalActionError:
         if self.round is None or not self.in_play:
-            return "no round is in play: place a bet and deal"
-        return "it is not your turn"
+            return refused("no_round_deal")
+        return refused("not_your_turn")
 
     def _play_bots(self) -> None:
         rnd = self.round

@@ -12,6 +12,7 @@ from engine.cards import Card
 from engine.chart_vocabulary import UP_CARDS
 from engine.values import Action
 from trainer.charts import ACTIONS, row_title
+from trainer.rules_words import RulesWords
 from trainer.selectors import DealtDrill
 
 _SUITS = {"c": ("♣", "black"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "black")}
@@ -81,7 +82,7 @@ class DrillView:
     """Everything the drill page renders; the engine decides, this only arranges."""
 
     id: int
-    rules_label: str
+    rules: RulesWords
     cards: tuple[CardFace, CardFace]
     up: CardFace
     row: str
@@ -137,7 +138,7 @@ class DrillView:
         correct = Action(drill.correct_action) if drill.correct_action else None
         return cls(
             id=drill.pk,
-            rules_label=situation.rules.label,
+            rules=RulesWords.of(situation.rules),
             cards=(CardFace.of(situation.cards[0]), CardFace.of(situation.cards[1])),
             up=CardFace.of(situation.up),
             row=row_title(row),

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.shoe import Shoe
 from engine.values import Action
+from trainer.rules_words import preset_name
 
 ANSWERS = [Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER]
 
@@ -57,7 +58,7 @@ class PracticeStartForm(forms.Form):
         super().__init__(*args, **kwargs)
         rules, bankroll = self.fields["rules"], self.fields["bankroll"]
         assert isinstance(rules, forms.ChoiceField) and isinstance(bankroll, forms.ChoiceField)
-        rules.choices = [(name, name.title()) for name in presets]
+        rules.choices = [(name, preset_name(name)) for name in presets]
         bankroll.choices = [(amount, str(amount)) for amount in bankrolls]
         for seat in SEATS:
             self.fields[f"seat_{seat}"] = forms.ChoiceField(

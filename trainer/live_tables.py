@@ -235,10 +235,12 @@ def open_table(
 ) -> SharedTable:  # fmt: skip
     """A new Deluxe table: its bots seated, its opener bought in and in ``seats``."""
     owner = f"account {user_id}"
+    if buy_in not in BUY_INS:
+        raise LiveRefused(
+            _("Not allowed: %(reason)s.") % {"reason": _("Choose one of the buy-ins offered")}
+        )
     try:
         table = LiveTable.new(DELUXE, now=now, bots=bots, shoe=shoe)
-        if buy_in not in BUY_INS:
-            raise IllegalActionError("choose one of the buy-ins offered")
         table.buy_in(owner, buy_in, now=now)
         for seat in seats:
             table.sit(owner, seat, now=now)

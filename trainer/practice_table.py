@@ -38,7 +38,7 @@ from engine.table import PLAYER, BetRefused, PublicTable, Table
 from engine.view import PlayerView
 from trainer.models import Bet, Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
-from trainer.refusals import in_words
+from trainer.refusals import reason_text
 
 __all__ = [
     "CHIPS",
@@ -374,11 +374,9 @@ def changing(*, owner: Owner, session_id: int, version: int) -> Iterator[Practic
 
 
 def refusal(error: IllegalActionError) -> str:
-    """The engine's reason, in a sentence the page can show: in the player's language
-    for a bet outside the limits or the balance and the reasons `in_words` knows, in
-    English otherwise."""
+    """The engine's reason, in a sentence the page can show in the player's language."""
     if isinstance(error, BetRefused) and error.reason in BET_REFUSALS:
         return _("Not allowed: %(reason)s.") % {
             "reason": BET_REFUSALS[error.reason] % {"chips": error.chips}
         }
-    return _("Not allowed: %(reason)s.") % {"reason": in_words(str(error))}
+    return _("Not allowed: %(reason)s.") % {"reason": reason_text(error)}

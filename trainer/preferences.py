@@ -22,6 +22,7 @@ from engine.drills import MODES
 from engine.errors import RulesError
 from engine.rules import ALLOWED, EUROPEAN, PRESETS, Allowed, Kind, Rules, preset
 from trainer.models import Preferences
+from trainer.rules_words import PRESET_NAMES
 from trainer.weak_spots import WEAK_SPOTS
 
 SESSION_KEY = "drill_preferences"
@@ -103,7 +104,15 @@ def rules_error_text(error: RulesError) -> str:
         )
     if error.code == "resplit_aces_hands":
         return gettext("resplit_aces needs max_hands of 3 or more")
-    return str(error)  # a refusal the form cannot lead to: the engine's English
+    if error.code == "seats_over_max":
+        return gettext("seats_per_account must not be more than max_seats")
+    if error.code == "unknown_field":
+        return gettext("unknown rule field: %(field)s") % {"field": error.field}
+    if error.code == "unknown_preset":
+        return gettext("unknown rules preset: choose one of %(presets)s") % {
+            "presets": ", ".join(PRESETS)
+        }
+    return str(error)  # a code this app does not know yet: the engine's English
 
 
 def _not_changeable(field: str) -> str:
@@ -173,7 +182,7 @@ def parse_overrides(text: str) -> dict[str, str]:
 
 class SettingsForm(forms.Form):
     rules_name = forms.ChoiceField(
-        label=_("Rules"), choices=[(name, name.capitalize()) for name in PRESETS]
+        label=_("Rules"), choices=[(name, PRESET_NAMES[name]) for name in PRESETS]
     )
     custom_rules = forms.CharField(
         label=_("Changes to the rules"),

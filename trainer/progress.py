@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.chart_vocabulary import ROWS, UP_CARDS, Chart
 from trainer.charts import ACTIONS, row_title
 from trainer.models import Drill
+from trainer.rules_words import RulesWords
 from trainer.selectors import ProgressAnswers
 from trainer.shares import share
 
@@ -70,6 +71,10 @@ class RulesSet:
     name: str
     answered: int
 
+    @property
+    def words(self) -> RulesWords:
+        return RulesWords.named(self.name)
+
 
 @dataclass(frozen=True)
 class Line:
@@ -98,6 +103,7 @@ class Line:
 class Progress:
     #: The rules set shown, and every one the player may choose, the most trained first.
     rules_name: str
+    rules_words: RulesWords
     rules_sets: tuple[RulesSet, ...]
     total: Tally
     period: str
@@ -139,6 +145,7 @@ class Progress:
             streak += 1
         return cls(
             rules_name=answers.rules_name,
+            rules_words=RulesWords.named(answers.rules_name),
             rules_sets=rules_sets,
             total=_sum(point.tally for point in days),
             period=answers.period,

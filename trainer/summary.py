@@ -14,6 +14,7 @@ from engine.round_codec import history_from_json
 from engine.values import Action
 from trainer.drill_view import CardFace
 from trainer.models import Drill
+from trainer.rules_words import RulesWords
 from trainer.selectors import SessionRecord
 from trainer.table_view import (
     BUTTONS,
@@ -77,7 +78,7 @@ class RoundRecord:
 @dataclass(frozen=True)
 class SessionSummary:
     id: int
-    rules_label: str
+    rules: RulesWords
     ended: bool
     bankroll: int
     balance: int
@@ -118,7 +119,7 @@ class SessionSummary:
             )
         return cls(
             id=session.pk,
-            rules_label=table.rules.label,
+            rules=RulesWords.of(table.rules),
             ended=session.ended_at is not None,
             bankroll=session.bankroll,
             balance=session.balance,

@@ -37,6 +37,7 @@ from trainer.bidi import ltr, signed
 from trainer.drill_view import ACTION_BUTTONS, CardFace
 from trainer.models import Drill
 from trainer.practice_table import CHIPS
+from trainer.rules_words import RulesWords
 from trainer.selectors import TableOnShow
 
 TIER_LABELS: dict[str, Promise] = {
@@ -154,7 +155,7 @@ class Mistake:
 class TableView:
     id: int
     version: int
-    rules_label: str
+    rules: RulesWords
     #: "betting" (no round, or the last one over), "playing", or "dealer".
     stage: str
     round_number: int
@@ -225,7 +226,7 @@ class TableView:
         return cls(
             id=session.pk,
             version=session.version,
-            rules_label=table.rules.label,
+            rules=RulesWords.of(table.rules),
             stage="betting" if table.over else ("playing" if decision is not None else "dealer"),
             round_number=shown.rounds_dealt,
             seats=seats,

@@ -21,7 +21,10 @@ trainer_patterns = [
     path("tables/<int:table_id>/", live_views.table, name="live-table"),
     path("tables/<int:table_id>/state/", live_views.table_state, name="live-table-state"),
     path("chart/", views.chart, name="chart"),
+    path("chart/yours/", views.chart_yours, name="chart-yours"),
     path("chart/<slug:preset>/", views.chart, name="chart"),
+    path("rules/", views.rules, name="rules"),
+    path("rules/<slug:preset>/", views.rules, name="rules"),
 ]
 
 urlpatterns = [

@@ -8,6 +8,7 @@ from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -15,7 +16,7 @@ from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
 from engine.rules import PRESETS, Rules
-from engine.strategy import AnalysisPending
+from engine.strategy import AnalysisPending, Strategy, strategy_for
 from trainer import analyses, practice, selectors, services
 from trainer.bet_history import bet_lines
 from trainer.charts import ChartView
@@ -32,6 +33,8 @@ from trainer.preferences import (
     settings_save,
 )
 from trainer.progress import Progress
+from trainer.rules_page import RulesPage
+from trainer.rules_words import RulesWords
 from trainer.summary import SessionSummary
 from trainer.table_view import TableView
 
@@ -120,7 +123,7 @@ def _drill_analysing(request: HtmxHttpRequest, chosen: DrillSettings, rules: Rul
         return redirect("trainer:drill")  # the page shows where the analysis stands
     context = {
         "analysis": analysis,
-        "analysis_rules": rules.label,
+        "analysis_rules": RulesWords.of(rules),
         "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
         "auto_advance": chosen.auto_advance,
     }
@@ -149,7 +152,7 @@ def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
         except AnalysisPending as pending:
             context = {
                 "analysis": analyses.Analysis.RUNNING,
-                "analysis_rules": pending.rules.label,
+                "analysis_rules": RulesWords.of(pending.rules),
                 "settings_form": form,
                 "rule_fields": rule_fields(),
             }
@@ -216,13 +219,58 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
 def chart(request: HtmxHttpRequest, preset: str = "european") -> HttpResponse:
     """A preset's exact basic-strategy chart, marked where the common chart differs."""
     strategy = selectors.strategy_for_preset(preset)
+    return _chart_page(request, strategy.rules, preset, strategy)
+
+
+@require_GET
+def chart_yours(request: HtmxHttpRequest) -> HttpResponse:
+    """The chart of the rules the player drills on, their own changes included (worked
+    out in the background, within the analysis allowance, if no one has asked before)."""
+    rules, _notice = settings_of(request).rules_in_force()
+    if rules == PRESETS.get(rules.name):
+        return redirect("trainer:chart", preset=rules.name)
+    try:
+        strategy = strategy_for(rules)
+    except AnalysisPending:
+        analysis = analyses.analysis_start(rules=rules, visitor=analyses.visitor_of(request))
+        context = {
+            "rules_words": RulesWords.of(rules),
+            "presets": list(PRESETS),
+            "analysis": analysis,
+            "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
+        }
+        limited = analysis is analyses.Analysis.LIMITED
+        return render(request, "trainer/chart.html", context, status=429 if limited else 200)
+    return _chart_page(request, rules, "yours", strategy)
+
+
+def _chart_page(
+    request: HtmxHttpRequest, rules: Rules, tab: str, strategy: Strategy
+) -> HttpResponse:
+    drill_rules, _notice = settings_of(request).rules_in_force()
     context = {
-        "preset": preset,
-        "rules": strategy.rules,
+        "preset": tab,
+        "rules": rules,
+        "rules_words": RulesWords.of(rules),
         "presets": list(PRESETS),
         "chart": ChartView.of(strategy, NORMAL_CHART),
+        # Which chart grades the player's drills: this one, or the one of their rules.
+        "drills_graded_here": drill_rules == rules,
+        "drill_rules_words": RulesWords.of(drill_rules),
+        "drill_rules_preset": drill_rules == PRESETS.get(drill_rules.name),
+        "practice_graded_here": rules == PRESETS.get(rules.name),
     }
     return render(request, "trainer/chart.html", context)
+
+
+@require_GET
+def rules(request: HtmxHttpRequest, preset: str = "european") -> HttpResponse:
+    """A preset's rules: in short, in its rule document's own words, and the trainer's
+    notes where the document is silent."""
+    if preset not in PRESETS:
+        raise Http404(f"no rules preset called {preset!r}")
+    page = RulesPage.of(preset, viewer=get_language(), asked=request.GET.get("doc"))
+    return render(request, "trainer/rules.html", {"page": page, "presets": list(PRESETS)})
 
 
 @require_http_methods(["GET", "POST"])

@@ -47,7 +47,7 @@ def test_progress_tables_align_headers_with_their_numbers(
 ) -> None:
     log_in_with_history(page, live_server)
     page.goto(f"{live_server.url}/progress/")
-    expect(page.get_by_test_id("rules-shown")).to_contain_text("Rules: european")
+    expect(page.get_by_test_id("rules-shown")).to_contain_text("Rules: European")
     screen.shot("progress")
     align = "e => getComputedStyle(e).textAlign"
     for table in page.locator("table.ev-table").all():
@@ -60,9 +60,9 @@ def test_progress_tables_align_headers_with_their_numbers(
         assert cells.nth(1).evaluate(align) == "end"
 
     page.get_by_role("navigation", name="Rules").get_by_role("link", name="Deluxe").click()
-    expect(page.get_by_test_id("rules-shown")).to_contain_text("Rules: deluxe")
+    expect(page.get_by_test_id("rules-shown")).to_contain_text("Rules: Deluxe")
     page.get_by_role("link", name="By week").click()
-    expect(page.get_by_test_id("rules-shown")).to_contain_text("Rules: deluxe")  # kept
+    expect(page.get_by_test_id("rules-shown")).to_contain_text("Rules: Deluxe")  # kept
     screen.shot("progress-deluxe-weekly")
 
 

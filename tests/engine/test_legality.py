@@ -91,7 +91,7 @@ def test_double_and_split_are_offered_only_when_the_balance_covers_them() -> Non
     for rules in (EUROPEAN, DELUXE):
         assert hand_actions(rules, eights, 1, 10, False) == (HIT, STAND)
         assert hand_actions(rules, eights, 1, 10, True) == (HIT, STAND, DOUBLE, SPLIT)
-        reason = hand_refusal(DOUBLE, rules, eights, False)
+        reason = str(hand_refusal(DOUBLE, rules, eights, False))
         assert reason == "your balance does not cover another bet to double"
 
 
@@ -119,14 +119,14 @@ def test_each_refusal_says_why(
 ) -> None:
     dealt = hand(*cards)
     assert action not in hand_actions(rules, dealt, 1, 10, covered)
-    assert hand_refusal(action, rules, dealt, covered).startswith(reason)
+    assert str(hand_refusal(action, rules, dealt, covered)).startswith(reason)
 
 
 def test_insurance_is_offered_when_the_balance_covers_it() -> None:
     assert insurance_actions(True) == (Action.INSURE, Action.NO_INSURANCE)
     assert insurance_actions(False) == (Action.NO_INSURANCE,)
-    assert insurance_refusal(Action.INSURE) == "your balance does not cover insurance"
-    assert insurance_refusal(Action.HIT) == "first decide on insurance"
+    assert str(insurance_refusal(Action.INSURE)) == "your balance does not cover insurance"
+    assert str(insurance_refusal(Action.HIT)) == "first decide on insurance"
 
 
 def test_rules_answer_may_double_and_may_surrender() -> None:
@@ -137,3 +137,11 @@ def test_rules_answer_may_double_and_may_surrender() -> None:
     assert [up for up in range(1, 11) if DELUXE.may_surrender(up)] == list(range(2, 10))
     anything = DELUXE.replace(surrender_vs_ace_or_ten=True)
     assert all(anything.may_surrender(up) for up in range(1, 11))
+
+
+def test_a_refusal_carries_its_reason_code_for_an_app_to_word():
+    """The trainer says a refusal in the player's language from its code and parameters."""
+    eights = hand("8s", "8d", "5c")
+    error = hand_refusal(DOUBLE, EUROPEAN, eights, True)
+    assert (error.code, dict(error.params)) == ("double_first_two_cards", {})
+    assert hand_refusal(Action.SURRENDER, EUROPEAN, eights, True).code == "no_surrender"

@@ -97,7 +97,10 @@ def test_custom_rules_show_a_working_state_and_start_one_background_analysis(
     client = guest()
     choose(client, "decks=2")
     page = client.get(DRILL).content.decode()
-    assert WORKING in page and "Rules: european-custom v1.0.0" in page
+    assert (
+        WORKING in page
+        and 'European, changed</a> — <span class="rules-line__details">2 decks' in page
+    )
     assert f'href="{DRILL}"' in page and "Check again" in page  # without JavaScript
     assert 'hx-get="/drill/"' in page and 'hx-trigger="load delay:1s"' in page
     client.get(DRILL)

@@ -19,6 +19,11 @@ pytestmark = pytest.mark.django_db
 DRILL = "/drill/"
 SETTINGS = "/drill/settings/"
 
+#: How the drill page names a preset's rules: linked to its rules page.
+RULES_LINK = '<a href="/rules/{name}/">{title}</a>'
+#: And a custom set of European's: what it changed.
+CUSTOM_LINE = 'European, changed</a> — <span class="rules-line__details">{details}</span>'
+
 
 def choose(client: Client, rules: str = "european", mode: str = "all", auto: bool = False) -> None:
     data = {"rules_name": rules, "mode": mode}
@@ -57,7 +62,7 @@ def test_an_unknown_mode_is_refused() -> None:
 def test_the_rules_chosen_are_the_rules_dealt(client: Client) -> None:
     choose(client, rules="deluxe")
     assert dealt(client).rules is DELUXE
-    assertContains(client.get(DRILL), "Rules: deluxe v1.0.0")
+    assertContains(client.get(DRILL), RULES_LINK.format(name="deluxe", title="Deluxe"))
 
 
 def test_changing_settings_drops_only_the_unanswered_hand(client: Client) -> None:
@@ -126,7 +131,10 @@ def test_a_player_drills_their_own_casinos_rules(client: Client) -> None:
         1,
         "6/5",
     )
-    assertContains(client.get(DRILL), "Rules: european-custom v1.0.0")
+    assertContains(
+        client.get(DRILL),
+        CUSTOM_LINE.format(details="1 deck, blackjack pays 6:5"),
+    )
     answered = client.post(DRILL, {"drill": drill.pk, "action": "stand"})
     assert answered.status_code == 302
 
@@ -242,7 +250,7 @@ def test_save_and_deal_deals_a_new_hand_under_the_new_rules(client: Client) -> N
     page = client.get(DRILL)
     new = Drill.objects.get(answered_at=None)
     assert new.pk != first.pk and new.rules["decks"] == 2
-    assertContains(page, "Rules: european-custom v1.0.0")
+    assertContains(page, CUSTOM_LINE.format(details="2 decks"))
     assertContains(page, f'name="drill" value="{new.pk}"')  # its play is asked for
     assertNotContains(page, "Next hand")
 
@@ -268,11 +276,11 @@ def test_a_guests_stored_rules_that_no_longer_hold_fall_back_to_the_preset(
     keep_in_session(client, {"mode": "all", "auto_advance": False, **stored})
     response = client.get(DRILL)
     assertContains(response, "Your saved rules no longer work")
-    assertContains(response, f"Rules: {dealt_under} v1.0.0")
+    assertContains(response, RULES_LINK.format(name=dealt_under, title=dealt_under.capitalize()))
     drill = Drill.objects.get()
     assert drill.rules_name == dealt_under
     dealt_again = client.post(DRILL, {"deal": "1"}, headers={"HX-Request": "true"})
-    assertContains(dealt_again, f"Rules: {dealt_under} v1.0.0")
+    assertContains(dealt_again, RULES_LINK.format(name=dealt_under, title=dealt_under.capitalize()))
 
 
 @pytest.mark.parametrize(
@@ -287,7 +295,7 @@ def test_a_guests_stored_settings_of_the_wrong_shape_are_ignored(
     client: Client, stored: object
 ) -> None:
     keep_in_session(client, stored)
-    assertContains(client.get(DRILL), "Rules: european v1.0.0")
+    assertContains(client.get(DRILL), RULES_LINK.format(name="european", title="European"))
     assert client.post(DRILL, {"deal": "1"}, headers={"HX-Request": "true"}).status_code == 200
 
 
@@ -300,7 +308,7 @@ def test_an_accounts_stored_rules_that_no_longer_hold_fall_back_to_the_preset(
     response = client.get(DRILL)
     assertContains(response, "Your saved rules no longer work")
     assertContains(response, "decks must be a whole number from 1 to 8")
-    assertContains(response, "Rules: deluxe v1.0.0")
+    assertContains(response, RULES_LINK.format(name="deluxe", title="Deluxe"))
     # The settings form still shows what is stored, to be corrected.
     assertContains(response, 'value="decks=100000"')
 
@@ -316,7 +324,7 @@ def test_a_pending_drill_under_rules_no_longer_valid_is_dealt_again(client: Clie
     assert answer.status_code == 400
     assertContains(answer, "dealt under rules that no longer hold", status_code=400)
     response = client.get(DRILL)
-    assertContains(response, "Rules: european v1.0.0")
+    assertContains(response, RULES_LINK.format(name="european", title="European"))
     new = Drill.objects.get()
     assert new.pk != stale.pk and new.answered_at is None
 
@@ -329,7 +337,7 @@ def test_an_answered_drill_under_rules_no_longer_valid_is_kept_but_not_shown(
     client.post(DRILL, {"drill": first.pk, "action": "stand"})
     Drill.objects.update(rules=STALE_RULES, rules_name="old-custom")
     response = client.get(DRILL)
-    assertContains(response, "Rules: european v1.0.0")
+    assertContains(response, RULES_LINK.format(name="european", title="European"))
     assert Drill.objects.filter(pk=first.pk, answered_at__isnull=False).exists()
     assert Drill.objects.filter(answered_at=None).count() == 1
     assert client.get("/progress/").status_code == 200

@@ -173,7 +173,7 @@ def test_progress_is_shown_per_rules_set_the_most_trained_first(client: Client, 
     assert progress.rules_name == "deluxe"  # four answers against three
     assert (progress.total.answered, progress.total.correct) == (4, 3)
     add_up(progress)
-    assertContains(shown, "Rules: deluxe")
+    assertContains(shown, '<a href="/rules/deluxe/">Deluxe</a>')
 
     european = client.get(URL, {"rules": "european"}).context["progress"]
     assert european.rules_name == "european"
