@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Q, QuerySet, Sum
-from django.db.models import Value
+from django.db.models import Count, F, Q, QuerySet, Sum, Value
 from django.db.models.functions import Least, TruncDate, TruncWeek
 from django.http import Http404, HttpRequest
 

@@ -20,7 +20,6 @@ from trainer.owners import Owner
 from trainer.selectors import situation_or_none
 from trainer.weak_spots import WEAK_SPOTS, next_cell
 
-
 #: A drill session ends when this long passes without an answer (docs/decisions.md).
 SESSION_GAP = timedelta(minutes=30)
 #: Timed mode: time allowed beyond the limit for the answer's and the page's trip over

@@ -144,7 +144,11 @@ def test_drills_and_practice_decisions_are_counted_apart_and_together(
         ("Practice rounds", 2, 1),
     ]
     assert progress.total.answered == 3
-    heat = {(heat_row.title, cell.up): cell.tally for heat_row in progress.heat_rows for cell in heat_row.cells}
+    heat = {
+        (heat_row.title, cell.up): cell.tally
+        for heat_row in progress.heat_rows
+        for cell in heat_row.cells
+    }
     assert heat["Hard 12", "3"] is not None and heat["Hard 12", "3"].answered == 1
 
 
@@ -206,7 +210,11 @@ def test_a_custom_rules_set_is_its_own_choice_with_its_own_chart(client: Client,
     assert progress.total.answered == 1
     add_up(progress)
     chart = strategy_for(custom).chart
-    codes = {(heat_row.title, cell.up): cell.code for heat_row in progress.heat_rows for cell in heat_row.cells}
+    codes = {
+        (heat_row.title, cell.up): cell.code
+        for heat_row in progress.heat_rows
+        for cell in heat_row.cells
+    }
     assert codes["Soft 18", "2"] == chart["soft 18"]["2"]
     assert codes["Hard 11", "A"] == chart["hard 11"]["A"]
 
@@ -266,5 +274,9 @@ def test_the_progress_view_is_built_without_a_query(
     with django_assert_num_queries(0):
         progress = Progress.of(answers)
     assert (progress.total.answered, progress.total.correct, progress.streak) == (2, 1, 1)
-    heat = {(heat_row.title, cell.up): cell for heat_row in progress.heat_rows for cell in heat_row.cells}
+    heat = {
+        (heat_row.title, cell.up): cell
+        for heat_row in progress.heat_rows
+        for cell in heat_row.cells
+    }
     assert heat["Hard 16", "10"].code == "H" and heat["Hard 16", "10"].share
