@@ -206,7 +206,7 @@ class DrillView:
         return repr(
             (
                 self.row, choices, cells, self.is_correct, self.correct, self.code,
-                self.ev_lost, self.why, self.late,
+                self.ev_lost, self.why, self.late, self.time_limit,
             )
         )  # fmt: skip
 

@@ -25,6 +25,8 @@ SESSION_GAP = timedelta(minutes=30)
 #: Timed mode: time allowed beyond the limit for the answer's and the page's trip over
 #: the network, so that a player answering in time is not counted late by the latency.
 TIMED_GRACE = timedelta(milliseconds=500)
+#: The drill session's figures, kept on each drill (see `Drill`).
+SESSION_FIELDS = ("session_hands", "session_right", "session_streak", "session_lost")
 
 
 class DrillRefused(Exception):
@@ -131,10 +133,6 @@ def _session_so_far(owner: Owner, now: datetime) -> dict[str, Any]:
     if latest is None or now - latest["answered_at"] > SESSION_GAP:
         return {}
     return {field: latest[field] for field in SESSION_FIELDS}
-
-
-#: The drill session's figures, kept on each drill (see `Drill`).
-SESSION_FIELDS = ("session_hands", "session_right", "session_streak", "session_lost")
 
 
 def _pending_drill(owner: Owner) -> Drill | None:

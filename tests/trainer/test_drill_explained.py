@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 from pytest_django.asserts import assertContains, assertNotContains
 
 from engine.chart_vocabulary import UP_CARDS
@@ -89,7 +90,9 @@ def test_deluxe_explains_its_surrender(client: Client) -> None:
 
 
 @pytest.mark.parametrize(("cards", "up"), [("10s 6h", "10d"), ("6s 5h", "9d")])
-def test_a_cell_like_the_common_charts_has_no_explanation(client: Client, cards, up) -> None:
+def test_a_cell_like_the_common_charts_has_no_explanation(
+    client: Client, cards: str, up: str
+) -> None:
     page = answer(client, rig(deal(client), cards, up), "hit")
     assert "The common chart plays" not in page
 
@@ -143,7 +146,9 @@ def test_new_settings_start_a_new_session(client: Client) -> None:
     assert session_line(client.get(DRILL).content.decode()).startswith("0 hands")
 
 
-def test_the_session_needs_no_query_on_the_answer(client: Client, django_assert_num_queries):
+def test_the_session_needs_no_query_on_the_answer(
+    client: Client, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     drill = rig(deal(client), "10s 6h", "10d")
     with django_assert_num_queries(3):  # the session, the drill, the answer: as before
         page = answer(client, drill, "hit")
@@ -258,7 +263,7 @@ def test_drill_this_cell_asks_then_sets_the_mode(client: Client) -> None:
 @pytest.mark.parametrize(
     "query", [{"row": "hard 21", "up": "9"}, {"row": "hard 16", "up": "11"}, {"row": "x"}, {}]
 )
-def test_a_cell_that_cannot_be_drilled_is_not_found(client: Client, query) -> None:
+def test_a_cell_that_cannot_be_drilled_is_not_found(client: Client, query: dict[str, str]) -> None:
     assert client.get(FOCUS, query).status_code == 404
 
 
