@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.http import HttpRequest
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.chart_vocabulary import ROWS, UP_CARDS
@@ -197,7 +197,11 @@ def _focus_row_choices() -> list[tuple[str, str]]:
 
 
 def _time_limit_choices() -> list[tuple[int, str]]:
-    seconds = [(s, gettext("%(seconds)s seconds") % {"seconds": s}) for s in TIME_LIMITS if s]
+    seconds = [
+        (s, ngettext("%(seconds)s second", "%(seconds)s seconds", s) % {"seconds": s})
+        for s in TIME_LIMITS
+        if s
+    ]
     return [(0, gettext("No limit")), *seconds]
 
 
