@@ -40,7 +40,7 @@ MODE_LABELS = {
     "pair": _("Pairs"),
     "close": _("Close calls"),
     WEAK_SPOTS: _("Weak spots"),
-    FOCUS: _("One row or cell of the chart (chosen below)"),
+    FOCUS: _("One row or cell (below)"),
 }
 DRILL_MODES = (*MODES, WEAK_SPOTS, FOCUS)
 

@@ -64,6 +64,7 @@ def test_a_timed_hand_answered_too_late_is_a_miss(
     page.goto(f"{live_server.url}/drill/")
     page.get_by_text("Settings").click()
     page.get_by_label("Time to answer each hand").select_option("3")
+    no_sideways_scroll(page)  # the settings' longer choices fit a phone
     page.get_by_role("button", name="Save and deal").click()
     page.wait_for_load_state()
 
