@@ -28,6 +28,7 @@ from engine.rules import Rules
 from engine.shoe import Shoe
 from engine.strategy import ActionEVs, strategy_for
 from engine.values import Action
+from engine.view import PlayerView
 
 __all__ = [
     "CLOSE_MARGIN",
@@ -36,6 +37,7 @@ __all__ = [
     "TRIVIAL_MARGIN",
     "Grade",
     "Situation",
+    "deal_in_cell",
     "deal_situation",
 ]
 
@@ -109,6 +111,10 @@ class Situation:
     def legal_actions(self) -> tuple[Action, ...]:
         return self._round.legal_actions()
 
+    def view(self) -> PlayerView:
+        """What the player sees at this decision: what bots and grading decide on."""
+        return self._round.view()
+
     @property
     def row(self) -> str:
         """The chart row: ``hard 16``, ``soft 18``, ``pair 8`` or ``pair A``."""
@@ -165,10 +171,14 @@ def deal_situation(
     Naturals are dealt again; a trivial situation is kept only with probability
     ``keep_trivial``, so drills spend their time on decisions that teach something. The
     ``mode`` keeps only hard totals, soft totals, pairs or close calls (see `MODES`).
+    Pairs are the exception to the shoe's frequencies: each rank is dealt equally often,
+    or a pair of ten-values would be every third pair and aces one in fifty.
     """
     if mode not in MODES:
         raise ValueError(f"unknown drill mode {mode!r}: choose one of {', '.join(MODES)}")
     rng = rng or random.SystemRandom()
+    if mode == "pair":
+        return _deal_pair(rules, rng, keep_trivial)
     shoe = list(CARDS) * rules.decks
     while True:
         first, up, second = rng.sample(shoe, 3)
@@ -184,6 +194,31 @@ def deal_situation(
         if situation.is_trivial() and rng.random() >= keep_trivial:
             continue
         return situation
+
+
+def _deal_pair(rules: Rules, rng: random.Random, keep_trivial: float) -> Situation:
+    """A pair of a rank chosen evenly, against an up card dealt as the shoe deals it; a
+    trivial one is dealt again against another up card, so every rank keeps its share."""
+    rank = rng.choice(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10"))
+    while True:
+        situation = deal_in_cell(rules, f"pair {rank}", rng=rng)
+        if not situation.is_trivial() or rng.random() < keep_trivial:
+            return situation
+
+
+def deal_in_cell(
+    rules: Rules, row: str, up: str | None = None, rng: random.Random | None = None
+) -> Situation:
+    """A hand in a chart row (``"pair 8"``) against ``up`` (``"10"``), or against an up card
+    dealt as a full shoe deals it, ten-values four times in thirteen: the drill of one row
+    or one cell that a player picks.
+
+    >>> deal_in_cell(Rules(), "soft 18", "9").up_column
+    '9'
+    """
+    rng = rng or random.SystemRandom()
+    column = up if up is not None else up_column(rng.choice(CARDS).points)
+    return Situation.for_cell(rules, row, column, rng)
 
 
 def _drillable(rules: Rules, row: str) -> bool:

@@ -19,7 +19,10 @@ from trainer.models import Drill
 from trainer.owners import Owner
 
 #: What grading and the feedback read; the rest of the row is left unloaded.
-_ISSUED_COLUMNS = "id, rules_name, rules, cards, up, issued_at, answered_at"
+_ISSUED_COLUMNS = (
+    "id, rules_name, rules, cards, up, issued_at, answered_at, time_limit, "
+    "session_hands, session_right, session_streak, session_lost"
+)
 
 
 def issued_drill(*, owner: Owner, drill_id: int) -> Drill | None:

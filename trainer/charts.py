@@ -8,6 +8,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine.chart_vocabulary import ROWS, UP_CARDS, Chart
+from engine.drills import DRILLABLE_ROWS
 from engine.rules import Surrender
 from engine.strategy import Strategy, chart_differences
 
@@ -27,6 +28,7 @@ ACTIONS: dict[str, tuple[Promise, str]] = {
 
 @dataclass(frozen=True)
 class ChartCell:
+    up: str
     code: str
     meaning: Promise
     family: str
@@ -38,6 +40,11 @@ class ChartCell:
 class ChartRow:
     label: str
     cells: tuple[ChartCell, ...]
+    #: The row's name for the link that drills one of its cells; empty for a row no
+    #: two-card hand is dealt in (hard 20, the 21s).
+    drill_row: str
+    #: Its name in a sentence ("Hard 16").
+    title: str
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,7 @@ class ChartView:
             kind, _space, value = row.partition(" ")
             cells = tuple(
                 ChartCell(
+                    up=up,
                     code=strategy.chart[row][up],
                     meaning=ACTIONS[strategy.chart[row][up]][0],
                     family=ACTIONS[strategy.chart[row][up]][1],
@@ -75,7 +83,10 @@ class ChartView:
                 )
                 for up in UP_CARDS
             )
-            sections[kind].append(ChartRow(label=_row_label(kind, value), cells=cells))
+            drill_row = row if row in DRILLABLE_ROWS else ""
+            sections[kind].append(
+                ChartRow(_row_label(kind, value), cells, drill_row, row_title(row))
+            )
         used = {cell.code for rows in sections.values() for row in rows for cell in row.cells}
         edge = strategy.edge_json()
         return cls(

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.cards import Card
 from engine.chart_vocabulary import UP_CARDS
+from engine.explain import CONTROL, Explanation, Reason
 from engine.values import Action
 from trainer.charts import ACTIONS, row_title
 from trainer.rules_words import RulesWords
@@ -67,6 +68,93 @@ ACTION_BUTTONS: dict[Action, tuple[Promise, str]] = {
 }
 
 
+#: A play's name inside a sentence ("the common chart plays double here").
+PLAY_NAMES: dict[Action, Promise] = {
+    Action.HIT: _("hit"),
+    Action.STAND: _("stand"),
+    Action.DOUBLE: _("double"),
+    Action.SPLIT: _("split"),
+    Action.SURRENDER: _("surrender"),
+}
+#: Why the rules in play change a cell of the common chart, the end of a sentence.
+REASONS: dict[Reason, Promise] = {
+    Reason.NO_HOLE_CARD_DOUBLE: _(
+        "the dealer takes no hole card, so a dealer %(up)s may hide a blackjack that takes "
+        "the doubled bet too"
+    ),
+    Reason.NO_HOLE_CARD_SPLIT: _(
+        "the dealer takes no hole card, so a dealer %(up)s may hide a blackjack that takes "
+        "both bets of the split"
+    ),
+    Reason.SURRENDER: _(
+        "these rules let you give up half the bet, which loses less here than playing on"
+    ),
+    Reason.DOUBLE_RESTRICTED: _("these rules do not let you double this hand"),
+    Reason.NO_DOUBLE_AFTER_SPLIT: _(
+        "these rules do not let you double after splitting, which makes a split worth less"
+    ),
+    Reason.DOUBLE_AFTER_SPLIT: _(
+        "these rules let you double after splitting, which makes a split worth more"
+    ),
+    Reason.SPLIT_RULES: _("these rules limit splitting differently"),
+    Reason.DEALER_HITS_SOFT_17: _(
+        "the dealer hits soft 17 here, which changes how often the dealer busts"
+    ),
+    Reason.DEALER_STANDS_SOFT_17: _(
+        "the dealer stands on soft 17 here, which changes how often the dealer busts"
+    ),
+    Reason.DECKS: _(
+        "with %(decks)s decks instead of %(common_decks)s, your own cards change what is "
+        "left in the shoe by a different amount"
+    ),
+    Reason.NO_HOLE_CARD: _(
+        "the dealer takes no hole card, so a dealer blackjack takes every bet on the table"
+    ),
+    Reason.OTHER: _("these rules change what each play is worth"),
+}
+
+
+@dataclass(frozen=True)
+class Why:
+    """An answered drill's explanation where the rules in play change the common chart."""
+
+    play: str
+    common_play: str
+    ev: float
+    common_ev: float
+    reason: str
+    #: False where these very cards favour the common play by a little (the chart goes by
+    #: the total), which the sentence then says.
+    cards_agree: bool
+
+    @classmethod
+    def of(cls, explanation: Explanation, decks: int) -> Why:
+        up = explanation.change.up
+        reason = str(REASONS[explanation.change.reason]) % {
+            "up": gettext("ace") if up == "A" else gettext("ten"),
+            "decks": decks,
+            "common_decks": CONTROL.decks,
+        }
+        return cls(
+            play=str(PLAY_NAMES[explanation.play]),
+            common_play=str(PLAY_NAMES[explanation.common_play]),
+            ev=explanation.ev,
+            common_ev=explanation.common_ev,
+            reason=reason,
+            cards_agree=explanation.cards_agree,
+        )
+
+
+@dataclass(frozen=True)
+class SessionFigures:
+    """The drill session (docs/decisions.md): hands, right answers, streak, EV given up."""
+
+    hands: int
+    right: int
+    streak: int
+    ev_lost: float
+
+
 @dataclass(frozen=True)
 class ActionChoice:
     value: str
@@ -97,6 +185,12 @@ class DrillView:
     correct_label: Promise | None
     code: str
     ev_lost: float
+    #: Where the rules in play change this cell of the common chart, why (once answered).
+    why: Why | None
+    session: SessionFigures
+    #: Timed mode: the seconds allowed (None: untimed), and whether the answer was late.
+    time_limit: int | None
+    late: bool
 
     @property
     def feedback_key(self) -> str:
@@ -111,8 +205,11 @@ class DrillView:
         ]
         cells = [(cell.up, cell.code, cell.family, cell.here) for cell in self.chart_row]
         return repr(
-            (self.row, choices, cells, self.is_correct, self.correct, self.code, self.ev_lost)
-        )
+            (
+                self.row, choices, cells, self.is_correct, self.correct, self.code,
+                self.ev_lost, self.why, self.late, self.time_limit,
+            )
+        )  # fmt: skip
 
     @classmethod
     def of(cls, dealt: DealtDrill) -> DrillView:
@@ -154,4 +251,13 @@ class DrillView:
             correct_label=ACTION_BUTTONS[correct][0] if correct else None,
             code=drill.correct_code,
             ev_lost=float(drill.ev_lost or 0),
+            why=Why.of(dealt.explanation, situation.rules.decks) if dealt.explanation else None,
+            session=SessionFigures(
+                hands=drill.session_hands,
+                right=drill.session_right,
+                streak=drill.session_streak,
+                ev_lost=float(drill.session_lost),
+            ),
+            time_limit=drill.time_limit,
+            late=drill.late,
         )

@@ -64,6 +64,17 @@ class Drill(PlayerRecord):
     #: EV given up by the answer, in units of the initial bet (a statistic, not chips).
     ev_lost = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     response_ms = models.PositiveIntegerField(null=True, blank=True)
+    #: Timed mode: the seconds the player had to answer (None: untimed), and whether the
+    #: answer came later than that by the server's clock, which counts it as a miss.
+    time_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    late = models.BooleanField(default=False)
+    #: The drill session (docs/decisions.md) this hand belongs to, as it stood before the
+    #: hand was answered and, once answered, with it: hands, right answers, the streak of
+    #: right answers, EV given up. Kept here so that the answer's one UPDATE keeps them.
+    session_hands = models.PositiveIntegerField(default=0)
+    session_right = models.PositiveIntegerField(default=0)
+    session_streak = models.PositiveIntegerField(default=0)
+    session_lost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
     #: For a decision taken in a practice round (source "play"), that round.
     practice_round = models.ForeignKey(
         "PracticeRound", null=True, blank=True, on_delete=models.CASCADE, related_name="decisions"
@@ -97,7 +108,8 @@ class Drill(PlayerRecord):
 
     @property
     def is_correct(self) -> bool:
-        return bool(self.answered_at) and self.action == self.correct_action
+        """Answered in time with the right play."""
+        return bool(self.answered_at) and self.action == self.correct_action and not self.late
 
 
 class Preferences(models.Model):
@@ -108,6 +120,11 @@ class Preferences(models.Model):
     #: Rule fields changed from the preset, as typed ("decks=2, dealer_hits_soft_17=true").
     custom_rules = models.CharField(max_length=400, blank=True)
     mode = models.CharField(max_length=8, default="all")
+    #: The "one row or cell" mode: the chart row, and the up card ("" for the whole row).
+    focus_row = models.CharField(max_length=12, blank=True)
+    focus_up = models.CharField(max_length=2, blank=True)
+    #: Seconds to answer each hand in (0: untimed).
+    time_limit = models.PositiveSmallIntegerField(default=0)
     auto_advance = models.BooleanField(default=False)
 
     def __str__(self) -> str:

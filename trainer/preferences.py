@@ -15,17 +15,25 @@ from typing import Any
 from django import forms
 from django.http import HttpRequest
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from engine.drills import MODES
+from engine.chart_vocabulary import ROWS, UP_CARDS
+from engine.drills import DRILLABLE_ROWS, MODES
 from engine.errors import RulesError
 from engine.rules import ALLOWED, EUROPEAN, PRESETS, Allowed, Kind, Rules, preset
+from trainer.charts import row_title
 from trainer.models import Preferences
 from trainer.rules_words import PRESET_NAMES
 from trainer.weak_spots import WEAK_SPOTS
 
 SESSION_KEY = "drill_preferences"
+#: The drill mode of one chart row, or one cell of it, that the player picks.
+FOCUS = "focus"
+#: The chart rows that can be drilled, in the chart's order.
+FOCUS_ROWS = tuple(row for row in ROWS if row in DRILLABLE_ROWS)
+#: Timed mode: the seconds a player may choose to answer in (0: untimed).
+TIME_LIMITS = (0, 3, 5, 10)
 MODE_LABELS = {
     "all": _("All hands"),
     "hard": _("Hard totals"),
@@ -33,7 +41,9 @@ MODE_LABELS = {
     "pair": _("Pairs"),
     "close": _("Close calls"),
     WEAK_SPOTS: _("Weak spots"),
+    FOCUS: _("One row or cell (below)"),
 }
+DRILL_MODES = (*MODES, WEAK_SPOTS, FOCUS)
 
 #: The rules a player may change for drills, and what each means: those that change the
 #: strategy. The shoe's penetration does not (drills deal from a full shoe), and names,
@@ -140,7 +150,17 @@ class DrillSettings:
     rules_name: str = "european"
     custom_rules: str = ""
     mode: str = "all"
+    #: The "one row or cell" mode's row ("hard 16") and up card ("10"; "" for any).
+    focus_row: str = ""
+    focus_up: str = ""
+    time_limit: int = 0
     auto_advance: bool = False
+
+    def focus(self) -> tuple[str, str | None] | None:
+        """The row and up card (None: any) to drill in the "one row or cell" mode."""
+        if self.mode != FOCUS:
+            return None
+        return self.focus_row, self.focus_up or None
 
     def rules(self) -> Rules:
         """The preset, with the player's own changes to it."""
@@ -180,6 +200,20 @@ def parse_overrides(text: str) -> dict[str, str]:
     return overrides
 
 
+def _focus_row_choices() -> list[tuple[str, str]]:
+    """Called as each form is made, so that the rows are named in the player's language."""
+    return [("", "—"), *((row, row_title(row)) for row in FOCUS_ROWS)]
+
+
+def _time_limit_choices() -> list[tuple[int, str]]:
+    seconds = [
+        (s, ngettext("%(seconds)s second", "%(seconds)s seconds", s) % {"seconds": s})
+        for s in TIME_LIMITS
+        if s
+    ]
+    return [(0, gettext("No limit")), *seconds]
+
+
 class SettingsForm(forms.Form):
     rules_name = forms.ChoiceField(
         label=_("Rules"), choices=[(name, PRESET_NAMES[name]) for name in PRESETS]
@@ -190,13 +224,32 @@ class SettingsForm(forms.Form):
         max_length=400,
         help_text=_("Optional, such as: decks=2, dealer_hits_soft_17=true"),
     )
-    mode = forms.ChoiceField(
-        label=_("Hands"), choices=[(m, MODE_LABELS[m]) for m in (*MODES, WEAK_SPOTS)]
+    mode = forms.ChoiceField(label=_("Hands"), choices=[(m, MODE_LABELS[m]) for m in DRILL_MODES])
+    focus_row = forms.ChoiceField(
+        label=_("Row to drill"), required=False, choices=_focus_row_choices
+    )
+    focus_up = forms.ChoiceField(
+        label=_("Against"),
+        required=False,
+        choices=[("", _("any up card")), *((up, up) for up in UP_CARDS)],
+    )
+    time_limit = forms.TypedChoiceField(
+        label=_("Time to answer each hand"),
+        coerce=int,
+        choices=_time_limit_choices,
+        required=False,
+        help_text=_("A hand answered later than this counts as a miss."),
     )
     auto_advance = forms.BooleanField(label=_("Deal the next hand by itself"), required=False)
 
+    def clean_time_limit(self) -> int:
+        """Untimed when left out (forms from before timed mode)."""
+        return int(self.cleaned_data.get("time_limit") or 0)
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if cleaned.get("mode") == FOCUS and not cleaned.get("focus_row"):
+            self.add_error("focus_row", gettext("Choose the row to drill."))
         name, custom = cleaned.get("rules_name"), cleaned.get("custom_rules", "")
         if name and custom:
             try:
@@ -217,6 +270,9 @@ def settings_of(request: HttpRequest) -> DrillSettings:
             "rules_name": stored.rules_name,
             "custom_rules": stored.custom_rules,
             "mode": stored.mode,
+            "focus_row": stored.focus_row,
+            "focus_up": stored.focus_up,
+            "time_limit": stored.time_limit,
             "auto_advance": stored.auto_advance,
         })  # fmt: skip
     return settings_from_stored(request.session.get(SESSION_KEY))
@@ -233,7 +289,15 @@ def settings_from_stored(data: object) -> DrillSettings:
         for field in fields(DrillSettings)
         if isinstance(data.get(field.name), type(getattr(defaults, field.name)))
     }
-    if kept.get("mode", "all") not in (*MODES, WEAK_SPOTS):
+    if kept.get("mode", "all") not in DRILL_MODES:
+        del kept["mode"]
+    if kept.get("focus_row", "") not in ("", *FOCUS_ROWS):
+        del kept["focus_row"]
+    if kept.get("focus_up", "") not in ("", *UP_CARDS):
+        del kept["focus_up"]
+    if kept.get("time_limit", 0) not in TIME_LIMITS:
+        del kept["time_limit"]
+    if kept.get("mode") == FOCUS and not kept.get("focus_row"):
         del kept["mode"]
     return DrillSettings(**kept)
 

@@ -7,18 +7,20 @@ very answers the breakdowns count.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine.chart_vocabulary import ROWS, UP_CARDS, Chart
+from engine.drills import DRILLABLE_ROWS
 from trainer.charts import ACTIONS, row_title
 from trainer.models import Drill
 from trainer.rules_words import RulesWords
-from trainer.selectors import ProgressAnswers
+from trainer.selectors import RESPONSE_BUCKET_MS, ProgressAnswers
 from trainer.shares import share
 
 KINDS: dict[str, Promise] = {"hard": _("Hard totals"), "soft": _("Soft totals"), "pair": _("Pairs")}
@@ -62,6 +64,16 @@ class HeatCell:
         """How well the cell is known, for its colour."""
         accuracy = 0.0 if self.tally is None else self.tally.accuracy
         return "good" if accuracy >= 0.9 else "fair" if accuracy >= 0.6 else "poor"
+
+
+@dataclass(frozen=True)
+class HeatRow:
+    """A chart row of the heat map: its title, its cells, and its name for the link that
+    drills one of its cells (empty for a row no two-card hand is dealt in)."""
+
+    title: str
+    cells: tuple[HeatCell, ...]
+    drill_row: str
 
 
 @dataclass(frozen=True)
@@ -113,8 +125,10 @@ class Progress:
     sources: tuple[tuple[Promise, Tally], ...]
     streak: int
     weakest: tuple[tuple[str, str, Tally], ...]
-    heat_rows: tuple[tuple[str, tuple[HeatCell, ...]], ...]
+    heat_rows: tuple[HeatRow, ...]
     up_cards: tuple[str, ...]
+    #: Drill answers' median response time per week (from Monday), in seconds.
+    response_weeks: tuple[tuple[date, float], ...]
 
     @classmethod
     def of(cls, answers: ProgressAnswers) -> Progress:
@@ -139,8 +153,8 @@ class Progress:
             for row in answers.by_cell
         }
         streak = 0
-        for action, correct in answers.recent:
-            if action != correct:
+        for action, correct, late in answers.recent:
+            if action != correct or late:
                 break
             streak += 1
         return cls(
@@ -170,6 +184,7 @@ class Progress:
             ),
             heat_rows=_heat_rows(cells, answers.chart),
             up_cards=UP_CARDS,
+            response_weeks=_weekly_medians(answers.response_times),
         )
 
 
@@ -182,12 +197,35 @@ def _sum(tallies: Iterable[Tally]) -> Tally:
     )
 
 
-def _heat_rows(
-    cells: dict[tuple[str, str], Tally], chart: Chart | None
-) -> tuple[tuple[str, tuple[HeatCell, ...]], ...]:
+def _heat_rows(cells: dict[tuple[str, str], Tally], chart: Chart | None) -> tuple[HeatRow, ...]:
     def cell(row: str, up: str) -> HeatCell:
         code = chart[row][up] if chart is not None else ""
         family = ACTIONS[code][1] if code else ""
         return HeatCell(up=up, code=code, family=family, tally=cells.get((row, up)))
 
-    return tuple((row_title(row), tuple(cell(row, up) for up in UP_CARDS)) for row in ROWS)
+    return tuple(
+        HeatRow(
+            title=row_title(row),
+            cells=tuple(cell(row, up) for up in UP_CARDS),
+            drill_row=row if row in DRILLABLE_ROWS else "",
+        )
+        for row in ROWS
+    )
+
+
+def _weekly_medians(histogram: Iterable[Mapping[str, Any]]) -> tuple[tuple[date, float], ...]:
+    """Each week's median response time from its histogram (`ProgressAnswers`), in
+    seconds: the middle of the step where half the week's answers are counted."""
+    weeks: dict[date, list[tuple[int, int]]] = {}
+    for row in histogram:
+        week = row["week"].date() if isinstance(row["week"], datetime) else row["week"]
+        weeks.setdefault(week, []).append((int(row["bucket"]), row["n"]))
+    medians = []
+    for week, buckets in weeks.items():
+        half, counted = sum(n for _, n in buckets) / 2, 0
+        for bucket, n in sorted(buckets):
+            counted += n
+            if counted >= half:
+                medians.append((week, (bucket + 0.5) * RESPONSE_BUCKET_MS / 1000))
+                break
+    return tuple(medians)

@@ -8,22 +8,24 @@ so a page's queries are all here, counted in one place.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Q, QuerySet, Sum
-from django.db.models.functions import TruncDate, TruncWeek
+from django.db.models import Count, F, Q, QuerySet, Sum, Value
+from django.db.models.functions import Least, TruncDate, TruncWeek
 from django.http import Http404, HttpRequest
 
 from engine.bots import Bot, hard_bot
 from engine.chart_vocabulary import Chart
 from engine.drills import Situation
 from engine.errors import EngineError
+from engine.explain import Explanation, explain
 from engine.rules import PRESETS, Rules, preset
 from engine.strategy import Strategy, strategy_for
 from engine.table import PublicTable
+from trainer.export import READ_FIELDS
 from trainer.models import Bet, Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
 from trainer.practice_table import TableSnapshot
@@ -96,13 +98,20 @@ class DealtDrill:
     drill: Drill
     situation: Situation
     strategy: Strategy
+    #: Answered, in a cell where these rules' chart parts from the common chart: why.
+    explanation: Explanation | None = None
 
 
 def dealt_drill(drill: Drill) -> DealtDrill:
     """The drill and its strategy, read from the analyses' store unless this process holds
-    it already; `AnalysisPending` while its rules are still being worked out."""
+    it already; `AnalysisPending` while its rules are still being worked out.
+
+    Once answered, the explanation compares the chart with the common one, the American
+    preset's analysis: read once per process, then kept with the comparison."""
     situation = situation_of(drill)
-    return DealtDrill(drill, situation, strategy_for(situation.rules))
+    strategy = strategy_for(situation.rules)
+    explanation = explain(situation) if drill.answered_at else None
+    return DealtDrill(drill, situation, strategy, explanation)
 
 
 # The progress page ------------------------------------------------------------------------
@@ -111,6 +120,10 @@ def dealt_drill(drill: Drill) -> DealtDrill:
 PERIODS = {"day": TruncDate, "week": TruncWeek}
 #: How far back the streak is looked for (a longer one shows as "at least").
 STREAK_WINDOW = 500
+#: Response times are counted in steps of this many milliseconds, up to the cap (a longer
+#: answer counts as the cap: a median never needs it).
+RESPONSE_BUCKET_MS = 100
+RESPONSE_CAP_MS = 60_000
 
 
 @dataclass(frozen=True)
@@ -126,23 +139,26 @@ class ProgressAnswers:
     by_period: Sequence[Mapping[str, Any]]
     #: Per chart cell of the set shown: ``row``, ``up_column``, ``n``, ``right``, ``lost``.
     by_cell: Sequence[Mapping[str, Any]]
-    #: (action, right action) of the set's latest answers, the latest first.
-    recent: list[tuple[str, str]]
+    #: (action, right action, late) of the set's latest answers, the latest first.
+    recent: list[tuple[str, str, bool]]
     #: The set's chart, or None when its analysis is not available.
     chart: Chart | None
+    #: Drill answers' response times per week, as a histogram: ``week``, ``bucket`` (the
+    #: time in tenths of a second, longer ones in the last), ``n``; in week order.
+    response_times: Sequence[Mapping[str, Any]] = ()
 
 
 def progress_answers(
     owner: Owner, period: str = "day", rules_name: str | None = None
 ) -> ProgressAnswers:
-    """Every answer the progress page counts, in three queries whatever the history's
-    length (four for a set of the player's own rules, to find its chart).
+    """Every answer the progress page counts, in four queries whatever the history's
+    length (five for a set of the player's own rules, to find its chart).
 
     Drill answers and practice-round decisions count alike; ``period`` is "day" or "week";
     ``rules_name`` defaults to (and an unknown one falls back to) the most trained set.
     """
     answered = Drill.objects.filter(**owner.filter(), answered_at__isnull=False)
-    right = Count("pk", filter=Q(action=F("correct_action")))
+    right = Count("pk", filter=Q(action=F("correct_action"), late=False))
     # One query for every rules set: the choices' counts come with the chosen set's rows.
     by_period = list(
         answered.annotate(day=PERIODS[period]("answered_at"))
@@ -161,7 +177,19 @@ def progress_answers(
             n=Count("pk"), right=right, lost=Sum("ev_lost")
         )
     )
-    recent = answered.order_by("-answered_at").values_list("action", "correct_action")
+    recent = answered.order_by("-answered_at").values_list("action", "correct_action", "late")
+    # The medians are worked out from a histogram: a bounded number of rows however long
+    # the history, and the same SQL on PostgreSQL and SQLite (which has no median).
+    response_times = list(
+        answered.filter(source=Drill.Source.DRILL, response_ms__isnull=False)
+        .annotate(
+            week=TruncWeek("answered_at"),
+            bucket=Least(F("response_ms"), Value(RESPONSE_CAP_MS)) / RESPONSE_BUCKET_MS,
+        )
+        .values("week", "bucket")
+        .annotate(n=Count("pk"))
+        .order_by("week", "bucket")
+    )
     return ProgressAnswers(
         rules_name=rules_name,
         answered_by_rules=counts,
@@ -170,6 +198,7 @@ def progress_answers(
         by_cell=by_cell,
         recent=list(recent[:STREAK_WINDOW]),
         chart=_chart_of(answered, rules_name) if by_cell else None,
+        response_times=response_times,
     )
 
 
@@ -187,6 +216,19 @@ def _chart_of(answered: QuerySet[Drill], rules_name: str) -> Chart | None:
         return strategy_for(rules).chart
     except EngineError:
         return None
+
+
+#: How many decisions the export fetches from the database at a time.
+EXPORT_CHUNK = 2000
+
+
+def decisions_for_export(owner: Owner) -> Iterator[tuple[Any, ...]]:
+    """Every answered decision of the owner's, oldest first, as `trainer.export` reads them:
+    fetched a chunk at a time (a server-side cursor on PostgreSQL), so a history of any
+    length streams in bounded memory."""
+    answered = Drill.objects.filter(**owner.filter(), answered_at__isnull=False)
+    rows = answered.order_by("answered_at", "pk").values_list(*READ_FIELDS)
+    return rows.iterator(chunk_size=EXPORT_CHUNK)
 
 
 # The practice pages -----------------------------------------------------------------------

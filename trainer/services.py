@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine.drills import Situation, deal_situation
+from engine.drills import MODES, Situation, deal_in_cell, deal_situation
 from engine.errors import IllegalActionError
 from engine.rules import EUROPEAN, Rules
 from trainer import answer_queries
@@ -17,6 +19,14 @@ from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.selectors import situation_or_none
 from trainer.weak_spots import WEAK_SPOTS, next_cell
+
+#: A drill session ends when this long passes without an answer (docs/decisions.md).
+SESSION_GAP = timedelta(minutes=30)
+#: Timed mode: time allowed beyond the limit for the answer's and the page's trip over
+#: the network, so that a player answering in time is not counted late by the latency.
+TIMED_GRACE = timedelta(milliseconds=500)
+#: The drill session's figures, kept on each drill (see `Drill`).
+SESSION_FIELDS = ("session_hands", "session_right", "session_streak", "session_lost")
 
 
 class DrillRefused(Exception):
@@ -43,8 +53,20 @@ def drills_adopt(*, guest_token: str, user_id: int) -> int:
         return guests.update(user_id=user_id, guest_token="")
 
 
-def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> Drill:
+def drill_issue(
+    *,
+    owner: Owner,
+    rules: Rules = EUROPEAN,
+    mode: str = "all",
+    focus: tuple[str, str | None] | None = None,
+    time_limit: int = 0,
+    new_session: bool = False,
+) -> Drill:
     """The player's pending drill, or a new one dealt by the server.
+
+    ``focus`` is a chart row and up card (None: any) to deal in; ``time_limit`` the
+    seconds the hand may be answered in (0: untimed); ``new_session`` starts a new drill
+    session (after a change of settings) rather than carrying on the current one.
 
     One drill waits at a time (a constraint in the database): of racing requests for the
     next hand, one deals it and the others are given that one.
@@ -55,10 +77,13 @@ def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> 
     if pending is not None:
         pending.delete()  # dealt under rules no longer valid: never answerable, so replaced
     cell = next_cell(owner, rules.name) if mode == WEAK_SPOTS else None
-    if cell is not None:
+    if focus is not None:
+        situation = deal_in_cell(rules, *focus)
+    elif cell is not None:
         situation = Situation.for_cell(rules, *cell, random.SystemRandom())
     else:
-        situation = deal_situation(rules, mode="all" if mode == WEAK_SPOTS else mode)
+        situation = deal_situation(rules, mode=mode if mode in MODES else "all")
+    session = {} if new_session else _session_so_far(owner, timezone.now())
     try:
         with transaction.atomic():
             return Drill.objects.create(
@@ -69,12 +94,45 @@ def drill_issue(*, owner: Owner, rules: Rules = EUROPEAN, mode: str = "all") -> 
                 rules=rules.to_json(),
                 cards=" ".join(str(card) for card in situation.cards),
                 up=str(situation.up),
+                time_limit=time_limit or None,
+                **session,
             )
     except IntegrityError:
         pending = _pending_drill(owner)
         if pending is None:  # dealt by the racing request and answered already: deal again
-            return drill_issue(owner=owner, rules=rules, mode=mode)
+            return drill_issue(
+                owner=owner, rules=rules, mode=mode, focus=focus, time_limit=time_limit
+            )
         return pending
+
+
+def drill_expired(drill: Drill, now: datetime | None = None) -> bool:
+    """Whether a timed drill, unanswered, can no longer be answered in time."""
+    if drill.time_limit is None or drill.answered_at is not None:
+        return False
+    limit = timedelta(seconds=drill.time_limit) + TIMED_GRACE
+    return (now or timezone.now()) - drill.issued_at > limit
+
+
+def drill_replace_expired(*, owner: Owner, drill: Drill) -> None:
+    """Drop a timed hand whose time ran out before it was shown (the player was away): it
+    was never seen, so it is neither a miss nor part of the session."""
+    Drill.objects.filter(**owner.filter(), pk=drill.pk, answered_at__isnull=True).delete()
+
+
+def _session_so_far(owner: Owner, now: datetime) -> dict[str, Any]:
+    """The current drill session's figures, carried onto the next hand: those of the
+    latest answer if it came within `SESSION_GAP`, else none (a new session)."""
+    latest = (
+        Drill.objects.filter(**owner.filter(), source=Drill.Source.DRILL)
+        .exclude(answered_at__isnull=True)
+        .order_by("-issued_at", "-pk")
+        .values("answered_at", *SESSION_FIELDS)
+        .first()
+    )
+    if latest is None or now - latest["answered_at"] > SESSION_GAP:
+        return {}
+    return {field: latest[field] for field in SESSION_FIELDS}
 
 
 def _pending_drill(owner: Owner) -> Drill | None:
@@ -100,6 +158,9 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
     except IllegalActionError:
         raise DrillRefused(_("That play is not allowed with this hand.")) from None
     now = timezone.now()
+    late = drill_expired(drill, now)
+    right = grade.is_correct and not late
+    ev_lost = Decimal(f"{grade.ev_lost:.6f}")
     recorded = {
         "answered_at": now,
         "action": grade.chosen.value,
@@ -107,8 +168,14 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
         "correct_code": grade.code,
         "row": grade.row,
         "up_column": grade.up,
-        "ev_lost": Decimal(f"{grade.ev_lost:.6f}"),
+        "ev_lost": ev_lost,
         "response_ms": int((now - drill.issued_at).total_seconds() * 1000),
+        "late": late,
+        # The session's figures with this answer: kept by the answer's one UPDATE.
+        "session_hands": drill.session_hands + 1,
+        "session_right": drill.session_right + right,
+        "session_streak": drill.session_streak + 1 if right else 0,
+        "session_lost": drill.session_lost + ev_lost,
     }
     # Checked again as the answer is stored: a racing twin may have got there first.
     if not answer_queries.record_answer(owner=owner, drill_id=drill.pk, recorded=recorded):

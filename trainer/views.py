@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -15,17 +15,21 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from engine.bots import NORMAL_CHART
+from engine.chart_vocabulary import UP_CARDS
 from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending, Strategy, strategy_for
 from trainer import analyses, practice, selectors, services
 from trainer.bet_history import bet_lines
-from trainer.charts import ChartView
+from trainer.charts import ChartView, row_title
 from trainer.drill_view import DrillView
+from trainer.export import csv_lines
 from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
 from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.practice_table import TableSnapshot
 from trainer.preferences import (
+    FOCUS,
+    FOCUS_ROWS,
     DrillSettings,
     SettingsForm,
     rule_fields,
@@ -76,7 +80,7 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     answered_id: int | None = None
     try:
         if request.method == "POST" and "deal" in request.POST:
-            current = services.drill_issue(owner=owner, rules=rules, mode=chosen.mode)
+            current = _drill_deal(owner, rules, chosen)
         elif request.method == "POST":
             form = AnswerForm(request.POST)
             if form.is_valid():
@@ -93,7 +97,7 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
                 error = str(next(iter(form.errors.values()))[0])
         if request.method == "POST" and not request.htmx and error is None:
             return redirect("trainer:drill")  # POST/redirect/GET
-        shown = _drill_view(current) if current else _drill_on_show(owner, rules, chosen.mode)
+        shown = _drill_view(current) if current else _drill_on_show(owner, rules, chosen)
     except AnalysisPending as pending:
         # Rules not worked out yet: started in the background, never computed here.
         return _drill_analysing(request, chosen, pending.rules)
@@ -148,7 +152,7 @@ def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
         chosen = settings_of(request)  # unchanged: the page shows the form's errors
         rules, notice = chosen.rules_in_force()
         try:
-            shown = _drill_on_show(owner, rules, chosen.mode)
+            shown = _drill_on_show(owner, rules, chosen)
         except AnalysisPending as pending:
             context = {
                 "analysis": analyses.Analysis.RUNNING,
@@ -163,28 +167,46 @@ def drill_settings(request: HtmxHttpRequest) -> HttpResponse:
     settings_save(request, chosen)
     services.drills_discard_pending(owner=owner)
     try:
-        # Dealt now, so that the page shows a hand under the new settings, not the last one.
-        services.drill_issue(owner=owner, rules=chosen.rules(), mode=chosen.mode)
+        # Dealt now, so that the page shows a hand under the new settings, not the last one;
+        # new settings start a new session.
+        _drill_deal(owner, chosen.rules(), chosen, new_session=True)
     except AnalysisPending:
         # Started now, so that it is under way when the drill page asks.
         analyses.analysis_start(rules=chosen.rules(), visitor=analyses.visitor_of(request))
     return redirect("trainer:drill")
 
 
-def _drill_on_show(owner: Owner, rules: Rules, mode: str) -> DrillView:
+def _drill_deal(
+    owner: Owner, rules: Rules, chosen: DrillSettings, *, new_session: bool = False
+) -> Drill:
+    return services.drill_issue(
+        owner=owner,
+        rules=rules,
+        mode=chosen.mode,
+        focus=chosen.focus(),
+        time_limit=chosen.time_limit,
+        new_session=new_session,
+    )
+
+
+def _drill_on_show(owner: Owner, rules: Rules, chosen: DrillSettings) -> DrillView:
     """The latest drill if it was dealt under these rules (answered: its feedback shows),
     else one newly dealt under them.
 
     A drill dealt under rules the engine no longer accepts (after an engine change) cannot
     be shown or graded: a new hand is dealt instead, and an answered one stays in the
-    player's history (its grade was recorded when it was answered).
+    player's history (its grade was recorded when it was answered). A timed hand whose
+    time ran out before it was shown is dealt again too: the player never saw it.
     """
     latest = selectors.latest_drill(owner)
+    if latest is not None and services.drill_expired(latest):
+        services.drill_replace_expired(owner=owner, drill=latest)
+        latest = None
     if latest is not None:
         situation = selectors.situation_or_none(latest)
         if situation is not None and situation.rules == rules:
             return _drill_view(latest)
-    return _drill_view(services.drill_issue(owner=owner, rules=rules, mode=mode))
+    return _drill_view(_drill_deal(owner, rules, chosen))
 
 
 def _drill_view(drill: Drill) -> DrillView:
@@ -213,6 +235,37 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
         period = "day"
     answers = selectors.progress_answers(owner, period, rules_name=request.GET.get("rules"))
     return render(request, "trainer/progress.html", {"progress": Progress.of(answers)})
+
+
+@require_GET
+def progress_export(request: HttpRequest) -> StreamingHttpResponse:
+    """Every decision of the player's as CSV, streamed however long the history."""
+    owner = selectors.owner_of(request)
+    response = StreamingHttpResponse(
+        csv_lines(selectors.decisions_for_export(owner)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = 'attachment; filename="blackjack-decisions.csv"'
+    return response
+
+
+@require_GET
+def drill_focus(request: HttpRequest) -> HttpResponse:
+    """Drill one row or one cell of the chart, chosen from the chart or the heat map: the
+    player confirms, and the settings are changed by the settings form's POST.
+
+    ``rules`` names a preset to drill it under (the chart's); without it, or for the
+    player's own rules, the rules now chosen stay.
+    """
+    row, up = request.GET.get("row", ""), request.GET.get("up", "")
+    if row not in FOCUS_ROWS or up not in ("", *UP_CARDS):
+        raise Http404("no such chart cell to drill")
+    chosen = settings_of(request)
+    rules_name = request.GET.get("rules", "")
+    if rules_name in PRESETS and rules_name != chosen.rules_name:
+        chosen = replace(chosen, rules_name=rules_name, custom_rules="")
+    focused = replace(chosen, mode=FOCUS, focus_row=row, focus_up=up)
+    context = {"row": row_title(row), "up": up, "settings": asdict(focused)}
+    return render(request, "trainer/drill_focus.html", context)
 
 
 @require_GET

@@ -55,14 +55,14 @@ def next_cell(owner: Owner, rules_name: str, now: datetime | None = None) -> tup
             row__in=DRILLABLE_ROWS,  # a practice round's insurance or hard 20 cannot be dealt
         )
         .order_by("-answered_at")
-        .values_list("row", "up_column", "action", "correct_action", "ev_lost", "answered_at")[
-            :HISTORY
-        ]
-    )
+        .values_list(
+            "row", "up_column", "action", "correct_action", "late", "ev_lost", "answered_at"
+        )[:HISTORY]
+    )  # fmt: skip
     cells: dict[tuple[str, str], CellRecord] = {}
-    for row, up, action, correct, ev_lost, answered_at in reversed(list(answers)):
+    for row, up, action, correct, late, ev_lost, answered_at in reversed(list(answers)):
         record = cells.setdefault((row, up), CellRecord())
-        record.streak = record.streak + 1 if action == correct else 0
+        record.streak = record.streak + 1 if action == correct and not late else 0
         record.last = answered_at
         record.ev_lost += float(ev_lost or 0)
     due = [(cell, record) for cell, record in cells.items() if record.due() <= now]

@@ -9,6 +9,7 @@ fallbacks and the margins are worked out here, not taken from the code under tes
 from __future__ import annotations
 
 import random
+from collections import Counter
 from itertools import combinations_with_replacement
 
 import pytest
@@ -316,3 +317,33 @@ def test_every_row_but_the_twenties_and_twenty_ones_can_be_drilled():
     assert undrillable == {"hard 20", "hard 21", "soft 21"}
     with pytest.raises(ValueError, match="no two-card hand makes hard 21"):
         Situation.for_cell(EUROPEAN, "hard 21", "6", random.Random(1))
+
+
+# How often each hand is dealt (fixed seeds, bounds of five or more standard deviations) ---
+
+PAIR_ROWS = [f"pair {rank}" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
+
+
+def test_pairs_mode_deals_each_pair_about_equally_often():
+    rng = random.Random(20)
+    draws = 1000
+    rows = Counter(deal_situation(EUROPEAN, rng, mode="pair").row for _ in range(draws))
+    assert set(rows) == set(PAIR_ROWS)
+    # 100 expected of each, with a standard deviation under 10.
+    assert all(50 <= rows[row] <= 150 for row in PAIR_ROWS), rows
+
+
+def test_all_hands_keeps_the_shoes_own_frequencies():
+    # Off the top of six decks, without naturals (dealt again): a pair of ten-values is
+    # 96/312 · 95/311 of the deals, a pair of aces 24/312 · 23/311, a ten up 96/312.
+    rng = random.Random(21)
+    draws = 3000
+    dealt = [deal_situation(EUROPEAN, rng, keep_trivial=1) for _ in range(draws)]
+    not_natural = 1 - 2 * (24 / 312) * (96 / 311)
+    rows = Counter(situation.row for situation in dealt)
+    tens_expected = draws * (96 / 312) * (95 / 311) / not_natural  # about 296
+    aces_expected = draws * (24 / 312) * (23 / 311) / not_natural  # about 18
+    assert 0.7 * tens_expected <= rows["pair 10"] <= 1.3 * tens_expected, rows
+    assert 0.3 * aces_expected <= rows["pair A"] <= 2 * aces_expected, rows
+    ten_up = sum(situation.up.points == 10 for situation in dealt)
+    assert 0.85 * draws * 96 / 312 <= ten_up <= 1.15 * draws * 96 / 312

@@ -211,7 +211,7 @@ def test_a_round_is_played_and_each_decision_recorded_as_play(client: Client) ->
     assert [(str(title), tally.answered) for title, tally in progress.sources] == [
         ("Practice rounds", 2)
     ]
-    heat = dict(zip(ROWS, (cells for _title, cells in progress.heat_rows), strict=True))
+    heat = dict(zip(ROWS, (heat_row.cells for heat_row in progress.heat_rows), strict=True))
     cell = next(cell for cell in heat["hard 16"] if cell.up == "7")
     assert cell.tally is not None and cell.tally.answered == 1 and cell.tally.correct == 1
 
