@@ -7,7 +7,7 @@ nothing here can show the hole card early, or the shoe's order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -31,7 +31,7 @@ from engine.events import (
     StakeSettled,
 )
 from engine.hand import hand_value
-from engine.table import PLAYER, PublicTable
+from engine.table import PLAYER, PublicHand, PublicTable
 from engine.values import Action, Decision
 from trainer.bidi import ltr, signed
 from trainer.drill_view import ACTION_BUTTONS, CardFace
@@ -235,7 +235,7 @@ class TableView:
             ),
             dealer_total=dealer_value.total if dealer_value else None,
             dealer_soft=dealer_value.soft if dealer_value else False,
-            notices=_notices(table),
+            notices=shoe_notices(table.shuffled, cut_card_out=table.cut_card_out, over=table.over),
             events=tuple(EventLine(text, steps.of(index)) for index, text in enumerate(lines)),
             events_seen=len(lines),
             story_end=steps.of(len(lines)) if len(lines) > start else None,
@@ -277,39 +277,10 @@ def _seats(
     returned: dict[str, Chips],
 ) -> tuple[SeatPicture, ...]:
     """Every seat at the table, with its hands in the round (seats' cards are face up)."""
-    results: dict[tuple[int, int | None], StakeSettled] = {
-        (event.seat, event.hand): event
-        for event in history
-        if isinstance(event, StakeSettled) and event.kind == "hand"
-    }
+    results = settled_hands(history)
     turn = table.turn
     pictures = []
     for seat in table.seats:
-        hands: list[HandPicture] = []
-        card_lines = story.seat_lines.get(seat.number, [])
-        for index, hand in enumerate(seat.hands):
-            value = hand_value(hand.cards)
-            settled = results.get((seat.number, index))
-            lines = card_lines[index] if index < len(card_lines) else []
-            hands.append(
-                HandPicture(
-                    cards=tuple(
-                        StoryCard(CardFace.of(card), steps.of(line))
-                        for card, line in zip(hand.cards, lines, strict=True)
-                    ),
-                    total=value.total,
-                    soft=value.soft,
-                    stake=int(hand.stake),
-                    active=turn is not None
-                    and turn.seat == seat.number
-                    and turn.hand == index
-                    and seat.owner == PLAYER,
-                    result=RESULT_LABELS.get(settled.result) if settled else None,
-                    net=int(settled.returned - settled.staked) if settled else None,
-                    units=_units(settled.units) if settled else None,
-                    result_step=steps.of(story.settled_lines.get((seat.number, index))),
-                )
-            )
         pictures.append(
             SeatPicture(
                 number=seat.number,
@@ -317,7 +288,16 @@ def _seats(
                 is_player=seat.owner == PLAYER,
                 balance=int(seat.balance),
                 balance_before=_before(int(seat.balance), returned.get(seat.owner)),
-                hands=tuple(hands),
+                hands=hand_pictures(
+                    seat.number,
+                    seat.hands,
+                    story=story,
+                    steps=steps,
+                    results=results,
+                    active=turn.hand
+                    if turn is not None and turn.seat == seat.number and seat.owner == PLAYER
+                    else None,
+                ),
                 your_pair=_yours(seat.pair_bets),
                 your_behind=_yours(seat.bets_behind),
             )
@@ -325,15 +305,63 @@ def _seats(
     return tuple(pictures)
 
 
-def _notices(table: PublicTable) -> tuple[str, ...]:
-    """What the dealer announces, as the rules document shows it."""
+def settled_hands(history: Sequence[Event]) -> dict[tuple[int, int | None], StakeSettled]:
+    """Each hand's settlement in a round's history, by (seat, hand)."""
+    return {
+        (event.seat, event.hand): event
+        for event in history
+        if isinstance(event, StakeSettled) and event.kind == "hand"
+    }
+
+
+def hand_pictures(
+    seat: int,
+    hands: Sequence[PublicHand],
+    *,
+    story: Story,
+    steps: Steps,
+    results: Mapping[tuple[int, int | None], StakeSettled],
+    active: int | None,
+) -> tuple[HandPicture, ...]:
+    """A seat's hands as the table shows them, each card at its step of the story;
+    ``active`` is the hand whose turn it is, to be marked."""
+    card_lines = story.seat_lines.get(seat, [])
+    pictures = []
+    for index, hand in enumerate(hands):
+        value = hand_value(hand.cards)
+        settled = results.get((seat, index))
+        lines = card_lines[index] if index < len(card_lines) else []
+        pictures.append(
+            HandPicture(
+                cards=tuple(
+                    StoryCard(CardFace.of(card), steps.of(line))
+                    for card, line in zip(hand.cards, lines, strict=True)
+                ),
+                total=value.total,
+                soft=value.soft,
+                stake=int(hand.stake),
+                active=index == active,
+                result=RESULT_LABELS.get(settled.result) if settled else None,
+                net=int(settled.returned - settled.staked) if settled else None,
+                units=_units(settled.units) if settled else None,
+                result_step=steps.of(story.settled_lines.get((seat, index))),
+            )
+        )
+    return tuple(pictures)
+
+
+def shoe_notices(
+    shuffled: ShoeShuffled | None, *, cut_card_out: bool, over: bool
+) -> tuple[str, ...]:
+    """What the dealer announces of the shoe, as the rules document shows it: the burn
+    of a fresh shoe, the cut card out (``over``: no round is in play)."""
     notices = []
-    if table.shuffled is not None and table.shuffled.burned:
-        notices.append(_burn(table.shuffled))
-    if table.cut_card_out:
+    if shuffled is not None and shuffled.burned:
+        notices.append(_burn(shuffled))
+    if cut_card_out:
         notices.append(
             _("The cut card is out: this is the shoe's last round.")
-            if not table.over
+            if not over
             else _("The cut card is out: a fresh shoe is shuffled before the next round.")
         )
     return tuple(notices)

@@ -1,5 +1,7 @@
 // A live table's page: the countdown ticks between polls, and a poll that brings the
-// table as it already is (a 304 answered from the browser's cache) is not swapped in.
+// table as it already is (a 304 answered from the browser's cache) is not swapped in;
+// nor is a poll while the page is telling a round (static/js/story.js): the next one
+// brings the table again once the story is told.
 (function () {
   "use strict";
 
@@ -27,6 +29,10 @@
       return;
     }
     if (xhr.status === 304) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    if (table.dataset.telling !== undefined && event.detail.requestConfig.verb === "get") {
       event.detail.shouldSwap = false;
       return;
     }
