@@ -162,6 +162,7 @@ class LiveTableView:
         story = tell(
             list(public.history),
             {seat.number: _seat_name(seat, names, viewer) for seat in public.seats},
+            {o: _name(o, names, viewer) for o, _c in public.balances if not o.startswith("bot ")},
         )
         limits = public.limits
         amounts = tuple(a for a in BET_AMOUNTS if limits.minimum <= a <= limits.maximum)

@@ -20,6 +20,7 @@ from engine.cards import Card
 from engine.chips import Chips
 from engine.events import (
     ActionTaken,
+    BehindDecided,
     CardDealt,
     DealerPeeked,
     Event,
@@ -438,9 +439,14 @@ def history_lines(history: list[Event], names: dict[int, str]) -> list[str]:
     return tell(history, names).lines
 
 
-def tell(history: list[Event], names: dict[int, str]) -> Story:
+def tell(
+    history: list[Event], names: dict[int, str], owners: Mapping[str, str] | None = None
+) -> Story:
     """The round told in sentences, from the end of the deal on, with the line at which
-    each card and each settlement is told: the deal's cards at "The cards are dealt."."""
+    each card and each settlement is told: the deal's cards at "The cards are dealt.".
+    Given ``owners`` (names by owner), a stake is told under its owner's name rather than
+    its seat holder's, and the decisions of bettors behind are told too (a live table,
+    where others bet behind a seat)."""
     story = Story()
     lines = story.lines
     dealt = False
@@ -478,12 +484,17 @@ def tell(history: list[Event], names: dict[int, str]) -> Story:
             story.settlements.append((event, len(lines)))
             if event.kind == "hand":
                 story.settled_lines[(event.seat, event.hand)] = len(lines)
-        if (text := _line(event, names)) is not None:
+        if (text := _line(event, names, owners)) is not None:
             lines.append(text)
     return story
 
 
-def _line(event: Event, names: dict[int, str]) -> str | None:
+def _line(event: Event, names: dict[int, str], owners: Mapping[str, str] | None) -> str | None:
+    if isinstance(event, BehindDecided | StakeSettled) and owners and event.owner in owners:
+        names = {**names, event.seat: owners[event.owner]}
+        if isinstance(event, BehindDecided):
+            label = BUTTONS[Action(event.action)][0]
+            return _("%(who)s: %(action)s.") % {"who": _who(names, event.seat), "action": label}
     if isinstance(event, ActionTaken):
         label = BUTTONS[Action(event.action)][0]
         text = _("%(who)s: %(action)s.") % {"who": _who(names, event.seat), "action": label}

@@ -20,9 +20,7 @@ from trainer import live_tables
 # seats 1–7, the hole card. The bots hold 20s and stand; Ann's seat 3 holds 8♠ 8♥ against
 # the 6♣ and splits: the first hand draws 3♣ (11) and awaits her play, while her seat 4
 # (9♣ 9♦) waits its turn with a play to choose.
-FULL_TABLE_SHOE = (
-    "10s 10h 8s 9c Ks Kh Kd 6c Qs Qh 8h 9d Js Jh Jd 10c 3c " + "2c 3d 4h 5s " * 20
-)
+FULL_TABLE_SHOE = "10s 10h 8s 9c Ks Kh Kd 6c Qs Qh 8h 9d Js Jh Jd 10c 3c " + "2c 3d 4h 5s " * 20
 
 
 @pytest.mark.browser
