@@ -101,6 +101,9 @@ class SeatShown:
     #: The seat bets the viewer may place here: one's second seat is taken with the
     #: first one's bet (RULES.md §2), so that amount alone until it has a bet.
     bet_amounts: tuple[int, ...] = ()
+    #: Any amount within the limits may be bet here too (not on a second seat before it
+    #: has the first one's bet).
+    any_amount: bool = False
     #: What the viewer may choose now for their seat's coming turn (value, label), and
     #: the value chosen (`LiveTable.preselect`).
     preselect: tuple[tuple[str, str], ...] = ()
@@ -148,6 +151,10 @@ class LiveTableView:
     notices: tuple[str, ...]
     buy_ins: tuple[int, ...]
     amounts: tuple[int, ...]
+    #: The table's limits: a bet from ``minimum`` to ``maximum`` in steps of ``step``.
+    minimum: int
+    maximum: int
+    step: int
 
     @classmethod
     def of(
@@ -233,6 +240,9 @@ class LiveTableView:
             notices=tuple(_notice(n, names, viewer) for n in public.notices[-NOTICES_SHOWN:]),
             buy_ins=BUY_INS,
             amounts=amounts,
+            minimum=limits.minimum,
+            maximum=limits.maximum,
+            step=limits.step,
         )
 
 
@@ -286,6 +296,7 @@ def _seat(
         can_bet_behind=not own and betting and at_table,
         can_pair=betting and at_table,
         bet_amounts=(paired,) if paired is not None and seat.bet is None else amounts,
+        any_amount=paired is None or seat.bet is not None,
         preselect=tuple((a.value, str(ACTION_LABELS[a])) for a in choice.allowed)
         if choice is not None
         else (),

@@ -111,3 +111,14 @@ def test_an_accounts_second_seat_is_offered_the_first_seats_bet_alone() -> None:
     view, _html = page(table, ANN)
     assert view.seats[3].bet_amounts == (50,)
     assert view.seats[1].bet_amounts == view.amounts  # a bet placed may be raised
+
+
+def test_ones_seat_takes_any_amount_within_the_limits_but_a_second_seat_the_first_ones() -> None:
+    table = seated(LiveTable.new(DELUXE, now=0.0), (ANN, 2), (ANN, 4))
+    _view, html = page(table, ANN)
+    field = 'name="amount" required min="10" max="500" step="10"'
+    assert html.count(field) == 2  # on each of her seats, and only there
+    table.bet(ANN, 2, 30, now=1.0)
+    view, html = page(table, ANN)
+    assert (view.seats[1].any_amount, view.seats[3].any_amount) == (True, False)
+    assert html.count(field) == 1 and 'value="30" inputmode' in html
