@@ -3,14 +3,20 @@ same parts: scores, the shoe's notices, the round told line by line."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 from django.template.loader import render_to_string
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.cards import card_code
+from engine.errors import IllegalActionError
 from engine.live_table import LiveTable
 from engine.rules import DELUXE
 from engine.shoe import Shoe
+from tests.engine.test_live_table_properties import PEOPLE, move, random_table
+from tests.engine.unseen_cards import with_unseen_cards_replaced
 from trainer.drill_view import CardFace
 from trainer.live_view import LiveTableView
 
@@ -122,3 +128,28 @@ def test_ones_seat_takes_any_amount_within_the_limits_but_a_second_seat_the_firs
     view, html = page(table, ANN)
     assert (view.seats[1].any_amount, view.seats[3].any_amount) == (True, False)
     assert html.count(field) == 1 and 'value="30" inputmode' in html
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    database=None,  # nothing written to the working tree
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
+@given(st.data())
+def test_the_live_page_is_the_same_whatever_the_unseen_cards_are(data: st.DataObject) -> None:
+    """At every point of random play, each viewer's page (view model and HTML) of a table
+    is the page of any table differing from it only in cards no player has seen."""
+    table = random_table(data)
+    now = 0.0
+    for _ in range(data.draw(st.integers(5, 20), label="moves")):
+        now += data.draw(st.sampled_from([0.0, 0.5, 2.0, 9.0]), label="time passes")
+        with contextlib.suppress(IllegalActionError):
+            move(data, table, now)
+        other = with_unseen_cards_replaced(table, data)
+        for viewer in (None, *PEOPLE):
+            assert page(other, viewer) == page(table, viewer)
