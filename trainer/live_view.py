@@ -171,6 +171,7 @@ class LiveTableView:
             {seat.number: _seat_name(seat, names, viewer) for seat in public.seats},
             {o: _name(o, names, viewer) for o, _c in public.balances if not o.startswith("bot ")},
         )
+        results = settled_hands(public.history)
         limits = public.limits
         amounts = tuple(a for a in BET_AMOUNTS if limits.minimum <= a <= limits.maximum)
         seats = tuple(
@@ -180,6 +181,7 @@ class LiveTableView:
                 public,
                 names,
                 story,
+                results,
                 may_sit=at_table and not guest and not closed and mine < 2,
                 betting=betting,
                 at_table=at_table,
@@ -248,7 +250,8 @@ class LiveTableView:
 
 def _seat(
     number: int, seat: LiveSeat | None, public: LivePublic, names: Mapping[str, str],
-    story: Story, *, may_sit: bool, betting: bool, at_table: bool, amounts: tuple[int, ...],
+    story: Story, results: Mapping[tuple[int, int | None], StakeSettled], *, may_sit: bool,
+    betting: bool, at_table: bool, amounts: tuple[int, ...],
 ) -> SeatShown:  # fmt: skip
     viewer = public.viewer
     if seat is None:
@@ -261,7 +264,7 @@ def _seat(
         seat.hands,
         story=story,
         steps=LINES,
-        results=settled_hands(public.history),
+        results=results,
         active=turn.hand
         if turn is not None and turn.seat == number and not turn.of_bettor_behind
         else None,
