@@ -166,12 +166,15 @@ class LiveTableView:
         at_table = viewer is not None and any(o == viewer for o, _c in public.balances)
         mine = sum(seat.owner == viewer for seat in public.seats)
         held = {seat.number: seat for seat in public.seats}
+        results = settled_hands(public.history)
+        # A holder who left during the round is named by their hands' settlements.
+        seat_names = {seat: _name(e.owner, names, viewer) for (seat, _h), e in results.items()}
+        seat_names |= {seat.number: _seat_name(seat, names, viewer) for seat in public.seats}
         story = tell(
             list(public.history),
-            {seat.number: _seat_name(seat, names, viewer) for seat in public.seats},
+            seat_names,
             {o: _name(o, names, viewer) for o, _c in public.balances if not o.startswith("bot ")},
         )
-        results = settled_hands(public.history)
         limits = public.limits
         amounts = tuple(a for a in BET_AMOUNTS if limits.minimum <= a <= limits.maximum)
         seats = tuple(

@@ -153,3 +153,20 @@ def test_the_live_page_is_the_same_whatever_the_unseen_cards_are(data: st.DataOb
         other = with_unseen_cards_replaced(table, data)
         for viewer in (None, *PEOPLE):
             assert page(other, viewer) == page(table, viewer)
+
+
+def test_the_story_names_a_holder_who_left_during_the_round() -> None:
+    # Ann's 18 (10♠ 8♦) against the 9♥; she leaves: auto-play stands, the seat is freed
+    # when the round ends. Bob, watching, still reads whose hand it was.
+    table = seated(
+        LiveTable.new(DELUXE, now=0.0, shoe=Shoe.stacked("10s 9h 8d 7c 10h 5s")), (ANN, 3)
+    )
+    table.buy_in(BOB, 500, now=0.0)
+    table.bet(ANN, 3, 10, now=1.0)
+    table.leave(ANN, 3, now=2.0)
+    assert 3 not in table.holders
+    view, _html = page(table, BOB)
+    assert [line.text for line in view.events if line.text.startswith("Seat 3")] == [
+        "Seat 3 (ann): Stand.",
+        "Seat 3 (ann): Win, \u2066+10\u2069.",
+    ]
