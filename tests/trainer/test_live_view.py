@@ -7,6 +7,7 @@ import contextlib
 import random
 
 from django.template.loader import render_to_string
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,11 +26,15 @@ ANN, BOB = "account 1", "account 2"
 
 
 def page(table: LiveTable, viewer: str | None) -> tuple[LiveTableView, str]:
-    view = LiveTableView.of(
-        table_id=1, version=1, closed=False, public=table.public(viewer), names=NAMES,
-        guest=False, now=0.0,
-    )  # fmt: skip
-    return view, render_to_string("trainer/live_table.html#live", {"live": view, "error": None})
+    """The viewer's view model and rendered region, in English (whatever another test
+    left active)."""
+    with translation.override("en"):
+        view = LiveTableView.of(
+            table_id=1, version=1, closed=False, public=table.public(viewer), names=NAMES,
+            guest=False, now=0.0,
+        )  # fmt: skip
+        html = render_to_string("trainer/live_table.html#live", {"live": view, "error": None})
+    return view, html
 
 
 def seated(table: LiveTable, *seats: tuple[str, int]) -> LiveTable:
