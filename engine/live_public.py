@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from engine.cards import Card
 from engine.chips import Chips
-from engine.events import Event
+from engine.events import Event, ShoeShuffled
 from engine.round import Phase, Turn
 from engine.rules import Rules
 from engine.table import Limits, PublicHand
@@ -162,7 +162,11 @@ class LivePublic:
     #: What the table did since the last betting window before this round opened.
     notices: tuple[Notice, ...]
     cards_left: int
+    #: The cut card has come out: the round in play is the shoe's last.
     cut_card_out: bool
+    #: The round shown opened a fresh shoe: the card the dealer turned and how many were
+    #: burned (the burned cards stay unseen); None if it did not.
+    shuffled: ShoeShuffled | None = None
 
     def balance(self, owner: str) -> Chips:
         """The owner's chips at the table (0 for one who has none)."""

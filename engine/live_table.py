@@ -42,7 +42,7 @@ from engine.bots import BOTS
 from engine.cards import CARDS
 from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
-from engine.events import Event, dealer_cards
+from engine.events import Event, ShoeShuffled, dealer_cards
 from engine.live_public import (
     LivePublic,
     LiveSeat,
@@ -681,6 +681,7 @@ class LiveTable:
             notices=tuple(self.notices),
             cards_left=self.shoe.remaining,
             cut_card_out=self.shoe.cut_card_out,
+            shuffled=next((event for event in history if isinstance(event, ShoeShuffled)), None),
         )
 
     def _preselections(self, viewer: str | None) -> tuple[Preselection, ...]:

@@ -7,7 +7,7 @@ nothing here can show the hole card early, or the shoe's order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -20,6 +20,7 @@ from engine.cards import Card
 from engine.chips import Chips
 from engine.events import (
     ActionTaken,
+    BehindDecided,
     CardDealt,
     DealerPeeked,
     Event,
@@ -31,7 +32,7 @@ from engine.events import (
     StakeSettled,
 )
 from engine.hand import hand_value
-from engine.table import PLAYER, PublicTable
+from engine.table import PLAYER, PublicHand, PublicTable
 from engine.values import Action, Decision
 from trainer.bidi import ltr, signed
 from trainer.drill_view import ACTION_BUTTONS, CardFace
@@ -236,7 +237,7 @@ class TableView:
             ),
             dealer_total=dealer_value.total if dealer_value else None,
             dealer_soft=dealer_value.soft if dealer_value else False,
-            notices=_notices(table),
+            notices=shoe_notices(table.shuffled, cut_card_out=table.cut_card_out, over=table.over),
             events=tuple(EventLine(text, steps.of(index)) for index, text in enumerate(lines)),
             events_seen=len(lines),
             story_end=steps.of(len(lines)) if len(lines) > start else None,
@@ -278,39 +279,10 @@ def _seats(
     returned: dict[str, Chips],
 ) -> tuple[SeatPicture, ...]:
     """Every seat at the table, with its hands in the round (seats' cards are face up)."""
-    results: dict[tuple[int, int | None], StakeSettled] = {
-        (event.seat, event.hand): event
-        for event in history
-        if isinstance(event, StakeSettled) and event.kind == "hand"
-    }
+    results = settled_hands(history)
     turn = table.turn
     pictures = []
     for seat in table.seats:
-        hands: list[HandPicture] = []
-        card_lines = story.seat_lines.get(seat.number, [])
-        for index, hand in enumerate(seat.hands):
-            value = hand_value(hand.cards)
-            settled = results.get((seat.number, index))
-            lines = card_lines[index] if index < len(card_lines) else []
-            hands.append(
-                HandPicture(
-                    cards=tuple(
-                        StoryCard(CardFace.of(card), steps.of(line))
-                        for card, line in zip(hand.cards, lines, strict=True)
-                    ),
-                    total=value.total,
-                    soft=value.soft,
-                    stake=int(hand.stake),
-                    active=turn is not None
-                    and turn.seat == seat.number
-                    and turn.hand == index
-                    and seat.owner == PLAYER,
-                    result=RESULT_LABELS.get(settled.result) if settled else None,
-                    net=int(settled.returned - settled.staked) if settled else None,
-                    units=_units(settled.units) if settled else None,
-                    result_step=steps.of(story.settled_lines.get((seat.number, index))),
-                )
-            )
         pictures.append(
             SeatPicture(
                 number=seat.number,
@@ -318,7 +290,16 @@ def _seats(
                 is_player=seat.owner == PLAYER,
                 balance=int(seat.balance),
                 balance_before=_before(int(seat.balance), returned.get(seat.owner)),
-                hands=tuple(hands),
+                hands=hand_pictures(
+                    seat.number,
+                    seat.hands,
+                    story=story,
+                    steps=steps,
+                    results=results,
+                    active=turn.hand
+                    if turn is not None and turn.seat == seat.number and seat.owner == PLAYER
+                    else None,
+                ),
                 your_pair=_yours(seat.pair_bets),
                 your_behind=_yours(seat.bets_behind),
             )
@@ -326,15 +307,63 @@ def _seats(
     return tuple(pictures)
 
 
-def _notices(table: PublicTable) -> tuple[str, ...]:
-    """What the dealer announces, as the rules document shows it."""
+def settled_hands(history: Sequence[Event]) -> dict[tuple[int, int | None], StakeSettled]:
+    """Each hand's settlement in a round's history, by (seat, hand)."""
+    return {
+        (event.seat, event.hand): event
+        for event in history
+        if isinstance(event, StakeSettled) and event.kind == "hand"
+    }
+
+
+def hand_pictures(
+    seat: int,
+    hands: Sequence[PublicHand],
+    *,
+    story: Story,
+    steps: Steps,
+    results: Mapping[tuple[int, int | None], StakeSettled],
+    active: int | None,
+) -> tuple[HandPicture, ...]:
+    """A seat's hands as the table shows them, each card at its step of the story;
+    ``active`` is the hand whose turn it is, to be marked."""
+    card_lines = story.seat_lines.get(seat, [])
+    pictures = []
+    for index, hand in enumerate(hands):
+        value = hand_value(hand.cards)
+        settled = results.get((seat, index))
+        lines = card_lines[index] if index < len(card_lines) else []
+        pictures.append(
+            HandPicture(
+                cards=tuple(
+                    StoryCard(CardFace.of(card), steps.of(line))
+                    for card, line in zip(hand.cards, lines, strict=True)
+                ),
+                total=value.total,
+                soft=value.soft,
+                stake=int(hand.stake),
+                active=index == active,
+                result=RESULT_LABELS.get(settled.result) if settled else None,
+                net=int(settled.returned - settled.staked) if settled else None,
+                units=_units(settled.units) if settled else None,
+                result_step=steps.of(story.settled_lines.get((seat, index))),
+            )
+        )
+    return tuple(pictures)
+
+
+def shoe_notices(
+    shuffled: ShoeShuffled | None, *, cut_card_out: bool, over: bool
+) -> tuple[str, ...]:
+    """What the dealer announces of the shoe, as the rules document shows it: the burn
+    of a fresh shoe, the cut card out (``over``: no round is in play)."""
     notices = []
-    if table.shuffled is not None and table.shuffled.burned:
-        notices.append(_burn(table.shuffled))
-    if table.cut_card_out:
+    if shuffled is not None and shuffled.burned:
+        notices.append(_burn(shuffled))
+    if cut_card_out:
         notices.append(
             _("The cut card is out: this is the shoe's last round.")
-            if not table.over
+            if not over
             else _("The cut card is out: a fresh shoe is shuffled before the next round.")
         )
     return tuple(notices)
@@ -411,9 +440,14 @@ def history_lines(history: list[Event], names: dict[int, str]) -> list[str]:
     return tell(history, names).lines
 
 
-def tell(history: list[Event], names: dict[int, str]) -> Story:
+def tell(
+    history: list[Event], names: dict[int, str], owners: Mapping[str, str] | None = None
+) -> Story:
     """The round told in sentences, from the end of the deal on, with the line at which
-    each card and each settlement is told: the deal's cards at "The cards are dealt."."""
+    each card and each settlement is told: the deal's cards at "The cards are dealt.".
+    Given ``owners`` (names by owner), a stake is told under its owner's name rather than
+    its seat holder's, and the decisions of bettors behind are told too (a live table,
+    where others bet behind a seat)."""
     story = Story()
     lines = story.lines
     dealt = False
@@ -451,12 +485,17 @@ def tell(history: list[Event], names: dict[int, str]) -> Story:
             story.settlements.append((event, len(lines)))
             if event.kind == "hand":
                 story.settled_lines[(event.seat, event.hand)] = len(lines)
-        if (text := _line(event, names)) is not None:
+        if (text := _line(event, names, owners)) is not None:
             lines.append(text)
     return story
 
 
-def _line(event: Event, names: dict[int, str]) -> str | None:
+def _line(event: Event, names: dict[int, str], owners: Mapping[str, str] | None) -> str | None:
+    if isinstance(event, BehindDecided | StakeSettled) and owners and event.owner in owners:
+        names = {**names, event.seat: owners[event.owner]}
+        if isinstance(event, BehindDecided):
+            label = BUTTONS[Action(event.action)][0]
+            return _("%(who)s: %(action)s.") % {"who": _who(names, event.seat), "action": label}
     if isinstance(event, ActionTaken):
         label = BUTTONS[Action(event.action)][0]
         text = _("%(who)s: %(action)s.") % {"who": _who(names, event.seat), "action": label}

@@ -1,5 +1,8 @@
 // A live table's page: the countdown ticks between polls, and a poll that brings the
-// table as it already is (a 304 answered from the browser's cache) is not swapped in.
+// table as it already is (a 304 answered from the browser's cache) is not swapped in;
+// nor is a poll older than the table shown (sent before one's own action, answered
+// after it), nor a poll while the page is telling a round (static/js/story.js): the next
+// one brings the table again once the story is told.
 (function () {
   "use strict";
 
@@ -30,8 +33,17 @@
       event.detail.shouldSwap = false;
       return;
     }
+    if (table.dataset.telling !== undefined && event.detail.requestConfig.verb === "get") {
+      event.detail.shouldSwap = false;
+      return;
+    }
     var tag = xhr.getResponseHeader("ETag");
-    if (xhr.status === 200 && tag && tag === table.dataset.etag && event.detail.requestConfig.verb === "get") {
+    if (xhr.status !== 200 || !tag || event.detail.requestConfig.verb !== "get") {
+      return;
+    }
+    // A poll sent before one's own action may come back after it, with an older table.
+    var version = Number(tag.replace(/^(W\/)?"/, "").split("-")[0]);
+    if (tag === table.dataset.etag || version < Number(table.dataset.version)) {
       event.detail.shouldSwap = false;
     }
   });

@@ -1,19 +1,46 @@
-// A round told in order at the practice table ([data-story] regions): what a response
-// adds appears step by step as its log tells it — each [data-step] element at its step,
-// and each [data-before] element shows its old text (in its <strong>, if it has one) until
-// its [data-until] step: the result and the new balance come when the story reaches them.
-// With reduced motion, or without this script, everything shows at once.
+// A round told in order ([data-story] regions): what a response adds appears step by step
+// as its log tells it — each [data-step] element at its step, and each [data-before]
+// element shows its old text (in its <strong>, if it has one) until its [data-until] step:
+// the result and the new balance come when the story reaches them. While a story is
+// being told its region is marked [data-telling]. With reduced motion, or without this
+// script, everything shows at once.
+//
+// At the practice table the server numbers the steps from the first line new to the
+// request. A live table's page is polled, and one answer serves every viewer: its steps
+// are the lines' own numbers in the round's story ([data-story-round], told up to
+// [data-story-lines]), and the lines this page showed before are taken off here. A page
+// just loaded shows the table as it stands.
 
 // The pause between two steps, shortened so that no story takes longer than LONGEST_MS.
 const PACE_MS = 350;
 const LONGEST_MS = 6000;
+// What each live region showed last: its round and how many of its lines.
+const shownBefore = new Map();
 
 function stepOf(element, name) {
   return Number(element.dataset[name]);
 }
 
+function rebase(region) {
+  const round = region.dataset.storyRound;
+  const lines = Number(region.dataset.storyLines);
+  const last = shownBefore.get(region.id);
+  shownBefore.set(region.id, { round, lines });
+  let start = lines;
+  if (last !== undefined) start = last.round === round ? Math.min(last.lines, lines) : 0;
+  for (const element of region.querySelectorAll("[data-step]")) {
+    const step = stepOf(element, "step") - start;
+    if (step < 0) delete element.dataset.step;
+    else element.dataset.step = String(step);
+  }
+  for (const element of region.querySelectorAll("[data-until]")) {
+    element.dataset.until = String(Math.max(0, stepOf(element, "until") - start));
+  }
+}
+
 function tell(region) {
   region.dataset.told = "";
+  if (region.dataset.storyLines !== undefined) rebase(region);
   if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const later = [...region.querySelectorAll("[data-step]")].filter((el) => stepOf(el, "step") > 0);
   const changing = [...region.querySelectorAll("[data-before][data-until]")];
@@ -21,6 +48,8 @@ function tell(region) {
     ...changing.map((el) => stepOf(el, "until")));
   if (last === 0) return;
   const pace = Math.min(PACE_MS, LONGEST_MS / last);
+  region.dataset.telling = "";
+  setTimeout(() => delete region.dataset.telling, last * pace);
   for (const element of later) {
     element.classList.add("story-later");
     setTimeout(() => {

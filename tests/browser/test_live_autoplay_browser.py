@@ -70,7 +70,7 @@ def test_auto_play_finishes_a_silent_players_hand_after_the_deadline(
         "button", name="10", exact=True
     ).click()
     expect(page.get_by_test_id("decision")).to_be_visible()
-    expect(page.get_by_test_id("seat-3")).to_contain_text("(10)")
+    expect(page.get_by_test_id("seat-3")).to_contain_text("10 · bet 10")
     expect(page.get_by_test_id("balance")).to_contain_text("490")
     screen.shot("live-autoplay-waiting")
 
@@ -89,9 +89,9 @@ def test_auto_play_finishes_a_silent_players_hand_after_the_deadline(
     expect(page.get_by_test_id("stage")).to_have_attribute("data-stage", "result")
     expect(page.get_by_test_id("decision")).to_have_count(0)
     expect(seat).to_contain_text("10♠")
-    expect(seat).to_contain_text("(20)")
+    expect(seat).to_contain_text("20 · bet 10")
     expect(seat).to_contain_text("Win")
-    expect(page.get_by_test_id("dealer")).to_contain_text("(26)")
+    expect(page.get_by_test_id("dealer-total")).to_have_text("· 26")
     expect(page.get_by_test_id("balance")).to_contain_text("510")
     expect(page.get_by_test_id("notices").get_by_text("Time ran out for You")).to_have_count(1)
     screen.shot("live-autoplay-settled")

@@ -10,6 +10,7 @@ dealer's draws). Every expected balance is worked out by hand from that order an
 from __future__ import annotations
 
 import json
+import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -387,3 +388,24 @@ def test_clearing_ones_bets_withdraws_every_bet_of_the_window():
     assert table.public("ann").committed == 30
     table.clear_bets("ann", now=2.0)
     assert table.public("ann").committed == 0 and table.stage is Stage.BETTING
+
+
+# What the table shows (RULES.md §2) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_round_that_opens_a_fresh_shoe_shows_the_card_turned_and_how_many_are_burned(seed):
+    # Deluxe burns before a fresh shoe's first round: the dealer turns the first card and
+    # burns that many more (ace 1, ten-values 10). Every viewer sees the card turned and
+    # the count, never the burned cards; the next round of the shoe burns nothing.
+    table = seated(LiveTable.new(DELUXE, now=0.0, rng=random.Random(seed)), ("ann", 3))
+    table.bet("ann", 3, 10, now=1.0)
+    shuffled = table.public(None).shuffled
+    assert shuffled is not None and shuffled.shown is not None
+    rank = shuffled.shown.rank
+    value = 1 if rank == "A" else 10 if rank in ("10", "J", "Q", "K") else int(rank)
+    assert shuffled.burned == 1 + value == table.shoe.burned
+    assert table.public("ann").shuffled == shuffled
+    table.advance(20.0)  # auto-play ends the round at 11; the next window opens at 16
+    table.bet("ann", 3, 10, now=20.0)
+    assert table.stage is Stage.PLAYING and table.public("ann").shuffled is None

@@ -140,8 +140,9 @@ def test_a_seat_that_does_not_act_is_auto_played_on_the_next_poll(clock: Clock) 
     assert table.round is not None and table.round.turn is not None
     assert table.round.turn.owner == f"account {ann.pk}"
     watcher = Client()
-    dealer = poll(watcher, row).content.decode().split('data-testid="dealer"')[1].split("</p>")[0]
-    assert "9♥" in dealer and "7♣" not in dealer and "face down" in dealer and "(9)" in dealer
+    dealer = poll(watcher, row).content.decode().split('data-testid="dealer"')[1].split("</ol>")[0]
+    assert "Nine of hearts" in dealer and "Face-down card" in dealer
+    assert "Seven of clubs" not in dealer and 'data-testid="dealer-total">· 9<' in dealer
     clock.advance(10.5)  # past the 10 s decision window: nobody looked
     page = poll(watcher, row)
     assert page.status_code == 200
