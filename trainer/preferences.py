@@ -1,4 +1,5 @@
-"""Drill settings: the rules to train on, the mode, and whether hands advance by themselves.
+"""Drill settings: the rules to train on, the mode, whether hands advance by themselves,
+and whether single letters play (there and at the practice table).
 
 An account keeps them in the database; a guest in their session (so they carry over when
 the guest logs in, see `trainer.signals`). What is stored is read defensively: settings
@@ -132,6 +133,7 @@ class DrillSettings:
     custom_rules: str = ""
     mode: str = "all"
     auto_advance: bool = False
+    letter_keys: bool = True
 
     def rules(self) -> Rules:
         """The preset, with the player's own changes to it."""
@@ -185,6 +187,11 @@ class SettingsForm(forms.Form):
         label=_("Hands"), choices=[(m, MODE_LABELS[m]) for m in (*MODES, WEAK_SPOTS)]
     )
     auto_advance = forms.BooleanField(label=_("Deal the next hand by itself"), required=False)
+    letter_keys = forms.BooleanField(
+        label=_("Play with single-letter keys (H, S, D, P, R, B)"),
+        required=False,
+        help_text=_("At the drill and the practice table. Enter and Space stay on."),
+    )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -209,6 +216,7 @@ def settings_of(request: HttpRequest) -> DrillSettings:
             "custom_rules": stored.custom_rules,
             "mode": stored.mode,
             "auto_advance": stored.auto_advance,
+            "letter_keys": stored.letter_keys,
         })  # fmt: skip
     return settings_from_stored(request.session.get(SESSION_KEY))
 
