@@ -29,7 +29,7 @@ def signed(number: int) -> str:
     return ltr(f"{number:+d}")
 
 
-def english(name: object) -> SafeString:
+def english(name: str) -> SafeString:
     """A name left in English (a rules preset's): on a page in another language, marked
     as English, so that a screen reader speaks it as English, and isolated left to right.
 

@@ -82,8 +82,9 @@ def test_a_drill_by_keyboard_keeps_focus_on_the_next_move_and_says_each_result_o
     page.keyboard.press("Enter")  # on "Next hand": the next hand, its first play focused
     expect(plays.first).to_be_focused()
     dealt = said(page)[1]
-    assert dealt.endswith("What is your play?")
-    assert page.locator("#drill .card").first.get_attribute("aria-label") in dealt
+    cards = page.locator("#drill .card[aria-label]:not(.card--back)")
+    up, *yours = (card.get_attribute("aria-label") for card in cards.all())
+    assert dealt == f"Dealer: {up}. Your hand: {', '.join(map(str, yours))}."
     page.keyboard.press("Tab")  # the next Tab reaches the next play
     expect(plays.nth(1)).to_be_focused()
 
