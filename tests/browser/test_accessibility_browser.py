@@ -187,3 +187,63 @@ def test_the_accuracy_line_has_its_figures_as_a_table(page: Page, live_server: L
     total_right = page.locator(".stats div").filter(has_text="Right").locator("dd").inner_text()
     expect(figures.locator("tbody td").nth(0)).to_have_text("1")
     expect(figures.locator("tbody td").nth(1)).to_have_text(total_right)
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG's contrast ratio of two CSS colours given as ``rgb(r, g, b)`` or ``#rrggbb``.
+
+    >>> round(contrast("#ffffff", "rgb(0, 0, 0)"), 1)
+    21.0
+    """
+
+    def luminance(colour: str) -> float:
+        if colour.startswith("#"):
+            channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        else:  # the first three numbers: rgb(), or a box-shadow's colour before its sizes
+            channels = [float(part) / 255 for part in re.findall(r"[\d.]+", colour)[:3]]
+        red, green, blue = (
+            c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels
+        )
+        return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_focus_ring_field_edges_and_table_text_have_enough_contrast(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The ring's two bands: the dark one 3:1 on the page and on white, the light one 3:1 on
+    the felt and the header; a field's edge 3:1 on white and on the page; the empty dealer's
+    "Waiting for bets" 4.5:1 on the felt's lightest green at a phone's width."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    sit_down(page, live_server.url, PLAYING_SHOE)
+    colours = page.evaluate(
+        """() => {
+          const root = getComputedStyle(document.documentElement);
+          const deal = document.querySelector("[data-next]");
+          deal.focus();
+          const ring = getComputedStyle(deal);
+          const waiting = getComputedStyle(document.querySelector(".felt__empty"));
+          return {
+            dark: ring.outlineColor, light: ring.boxShadow,
+            paper: root.getPropertyValue("--paper").trim(),
+            felt: root.getPropertyValue("--felt").trim(),
+            feltDark: root.getPropertyValue("--felt-dark").trim(),
+            waiting: waiting.color, waitingOpacity: waiting.opacity,
+          };
+        }"""
+    )
+    for background in (colours["paper"], "#ffffff"):
+        assert contrast(colours["dark"], background) >= 3, background
+    for background in (colours["felt"], colours["feltDark"], "#17794a"):
+        assert contrast(colours["light"], background) >= 3, background
+    assert colours["waitingOpacity"] == "1"
+    assert contrast(colours["waiting"], "#17794a") >= 4.5  # the felt's lightest green
+
+    page.goto(f"{live_server.url}/accounts/login/")
+    edge = page.get_by_label("Username").evaluate("field => getComputedStyle(field).borderColor")
+    for background in (colours["paper"], "#ffffff"):
+        assert contrast(edge, background) >= 3, background
