@@ -156,3 +156,15 @@ def test_the_chart_and_heat_map_scroll_regions_are_reachable_by_keyboard(client:
         assert region is not None, path
         assert 'tabindex="0"' in region.group(0)
         assert f'aria-labelledby="{heading}"' in region.group(0) and f'id="{heading}"' in page
+
+
+def test_the_chart_rows_cell_for_the_hand_is_named_not_only_framed(client: Client) -> None:
+    drill = rig(issued(client), "10s 6h", "10d")
+    page = client.post(DRILL, {"drill": drill.pk, "action": "hit"}, headers=HTMX)
+    cells = re.findall(
+        r'<span class="chart-row__cell[^"]*">(.*?)</span>\s*(?=<span class="chart|</div>)',
+        page.content.decode(),
+        re.S,
+    )
+    marked = [cell for cell in cells if "(Your hand)" in cell]
+    assert len(marked) == 1 and '<span class="chart-row__up">10</span>H' in marked[0]
