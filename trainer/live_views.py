@@ -91,7 +91,7 @@ def table(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
         raise Http404("no such live table") from None
     partial = request.htmx and not request.htmx.history_restore_request
     template = "trainer/live_table.html" + ("#live" if partial else "")
-    context = {"live": _view(shown, owner, now), "error": error}
+    context = {"live": _view(shown, owner, now), "error": error, "swapped": partial}
     status = 400 if error and not request.htmx else 200
     response = render(request, template, context, status=status)
     if partial:
@@ -118,7 +118,7 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     except live_tables.LiveNotFound:
         raise Http404("no such live table") from None
     etag = _etag(shown.row.version, owner)
-    context = {"live": _view(shown, owner, now), "error": None}
+    context = {"live": _view(shown, owner, now), "error": None, "swapped": True}
     response = render(request, "trainer/live_table.html#live", context)
     response["ETag"] = etag
     # Every poll asks again; the browser may keep the body to reuse on a 304.

@@ -126,6 +126,9 @@ class Preferences(models.Model):
     #: Seconds to answer each hand in (0: untimed).
     time_limit = models.PositiveSmallIntegerField(default=0)
     auto_advance = models.BooleanField(default=False)
+    #: Whether single letters (H, S, D, P, R, B) play at the drill and the practice table:
+    #: off for a speech-input or one-key user, whom a stray letter would make play.
+    letter_keys = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return f"{self.user}: {self.rules_name}, {self.mode}"

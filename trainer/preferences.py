@@ -1,4 +1,5 @@
-"""Drill settings: the rules to train on, the mode, and whether hands advance by themselves.
+"""Drill settings: the rules to train on, the mode, whether hands advance by themselves,
+and whether single letters play (there and at the practice table).
 
 An account keeps them in the database; a guest in their session (so they carry over when
 the guest logs in, see `trainer.signals`). What is stored is read defensively: settings
@@ -155,6 +156,7 @@ class DrillSettings:
     focus_up: str = ""
     time_limit: int = 0
     auto_advance: bool = False
+    letter_keys: bool = True
 
     def focus(self) -> tuple[str, str | None] | None:
         """The row and up card (None: any) to drill in the "one row or cell" mode."""
@@ -241,6 +243,11 @@ class SettingsForm(forms.Form):
         help_text=_("A hand answered later than this counts as a miss."),
     )
     auto_advance = forms.BooleanField(label=_("Deal the next hand by itself"), required=False)
+    letter_keys = forms.BooleanField(
+        label=_("Play with single-letter keys (H, S, D, P, R, B)"),
+        required=False,
+        help_text=_("At the drill and the practice table. Enter and Space stay on."),
+    )
 
     def clean_time_limit(self) -> int:
         """Untimed when left out (forms from before timed mode)."""
@@ -274,6 +281,7 @@ def settings_of(request: HttpRequest) -> DrillSettings:
             "focus_up": stored.focus_up,
             "time_limit": stored.time_limit,
             "auto_advance": stored.auto_advance,
+            "letter_keys": stored.letter_keys,
         })  # fmt: skip
     return settings_from_stored(request.session.get(SESSION_KEY))
 

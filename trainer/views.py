@@ -113,7 +113,9 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
         template += "#answer" if answering and same_hand else "#drill"
     status = 400 if error and not request.htmx else 200
     context = _drill_context(shown, chosen, settings_form, notice)
-    response = render(request, template, {**context, "error": error}, status=status)
+    response = render(
+        request, template, {**context, "error": error, "swapped": partial}, status=status
+    )
     if partial and answering and not same_hand:
         return reswap(retarget(response, "#drill"), "outerHTML")
     return response
@@ -219,6 +221,7 @@ def _drill_context(
     return {
         "drill": drill,
         "auto_advance": chosen.auto_advance,
+        "letter_keys": chosen.letter_keys,
         "settings_form": form,
         "rule_fields": rule_fields() if form is not None else (),
         "notice": notice,
@@ -391,10 +394,16 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     if shown is None:
         shown = selectors.practice_table(owner, session_id)  # a 404 if not theirs
     template = "trainer/table.html"
-    if request.htmx and not request.htmx.history_restore_request:
+    swapped = bool(request.htmx and not request.htmx.history_restore_request)
+    if swapped:
         template += "#table"
     on_show = selectors.table_on_show(shown.session, shown.table)
-    context = {"table": TableView.of(on_show, seen=seen), "error": error}
+    context = {
+        "table": TableView.of(on_show, seen=seen),
+        "error": error,
+        "swapped": swapped,
+        "letter_keys": settings_of(request).letter_keys,
+    }
     return render(request, template, context, status=400 if error and not request.htmx else 200)
 
 
@@ -435,9 +444,13 @@ def table_options(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     if request.htmx:
         shown = selectors.practice_table(owner, session_id)
         on_show = selectors.table_on_show(shown.session, shown.table)
-        return render(
-            request, "trainer/table.html#table", {"table": TableView.of(on_show), "error": None}
-        )
+        context = {
+            "table": TableView.of(on_show),
+            "error": None,
+            "swapped": True,
+            "letter_keys": settings_of(request).letter_keys,
+        }
+        return render(request, "trainer/table.html#table", context)
     return redirect("trainer:table", session_id=session_id)
 
 

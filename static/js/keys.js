@@ -1,6 +1,7 @@
 // Keyboard play for drills and the practice table (any [data-keys] region): a letter
-// presses the button that carries it in data-key, Enter or Space presses the [data-next]
-// button ("Next hand", "Deal"). The buttons work without this script.
+// presses the button that carries it in data-key, unless the player turned single letters
+// off (data-letter-keys="off"); Enter or Space presses the [data-next] button ("Next hand",
+// "Deal"). The buttons work without this script.
 
 // Elements that act on Enter or Space themselves: a key aimed at one is left to it.
 const ACTS_ON_ENTER = "a[href], button, summary, input, select, textarea, [contenteditable], [role=button]";
@@ -30,7 +31,7 @@ document.addEventListener("keydown", (event) => {
   } else {
     const letter = letterOf(event);
     if (letter === null || target?.closest(TAKES_LETTERS)) return;
-    button = document.querySelector(`[data-keys] [data-key="${letter}"]`);
+    button = document.querySelector(`[data-keys]:not([data-letter-keys="off"]) [data-key="${letter}"]`);
   }
   if (button && !button.disabled) {
     event.preventDefault();
@@ -38,7 +39,25 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// After an answer, a new deal or a chip, keep the keyboard on the next step.
-document.addEventListener("htmx:afterSwap", () => {
-  document.querySelector("[data-keys] [data-next]")?.focus();
+// After a swap the player asked for, or one that took the focus away, the keyboard goes
+// where the next move is: the new region's [data-focus] element (the first play of a new
+// hand, "Next hand" after an answer), else the place the asking form names in
+// data-focus-after (the table's status after a deal or a play), else the [data-next]
+// button. A control htmx kept focused (found again by its id, as the options' checkboxes
+// are) keeps it; a swap nobody asked for (a timed one) leaves focus elsewhere alone.
+let focusWasInTarget = false;
+document.addEventListener("htmx:beforeSwap", (event) => {
+  focusWasInTarget = event.detail.target?.contains(document.activeElement) ?? false;
+});
+
+document.addEventListener("htmx:afterSwap", (event) => {
+  const config = event.detail.requestConfig;
+  const named = config?.elt?.closest?.("[data-focus-after]")?.dataset.focusAfter;
+  const lost = !document.activeElement || document.activeElement === document.body;
+  const asked = config?.triggeringEvent?.type === "submit";
+  if (!named && !(lost && (asked || focusWasInTarget))) return;
+  const next = document.querySelector("[data-keys] [data-focus]")
+    ?? (named && document.getElementById(named))
+    ?? document.querySelector("[data-keys] [data-next]");
+  next?.focus();
 });

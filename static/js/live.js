@@ -23,9 +23,12 @@
     });
   }
 
+  var focusWasInTable = false;
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var table = document.getElementById("live");
     var xhr = event.detail.xhr;
+    focusWasInTable = Boolean(table && table.contains(document.activeElement));
     if (!table || event.detail.target !== table) {
       return;
     }
@@ -53,6 +56,15 @@
     var tag = event.detail.xhr.getResponseHeader("ETag");
     if (table && tag) {
       table.dataset.etag = tag;
+    }
+    // A button htmx found again by its id keeps the focus; one that went (a play made,
+    // a bet placed) leaves it on the table's stage, not at the top of the page.
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (focusWasInTable && lost) {
+      var stage = document.querySelector("#live [data-testid=stage]");
+      if (stage) {
+        stage.focus();
+      }
     }
     tick();
   });

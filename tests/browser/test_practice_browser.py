@@ -124,7 +124,7 @@ def test_the_coach_stops_a_wrong_play_and_lets_it_be_taken_back(
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("hint")).to_have_text("Hint: Hit")
     page.keyboard.press("s")
-    mistake = page.get_by_role("alert")
+    mistake = page.locator(".feedback--wrong")
     expect(mistake).to_contain_text("Stand gives up")
     expect(mistake).to_contain_text("the play is Hit (H)")
     expect(page.get_by_test_id("dealer-cards").locator(".card--back")).to_have_count(1)
