@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connections
+from django.utils import translation
 
 from trainer import throttle
+
+@pytest.fixture(autouse=True)
+def _each_test_starts_in_english() -> Iterator[None]:
+    """A request in another language leaves it active in the thread (the locale middleware
+    activates a language and never deactivates it), so each test starts in the default."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
 
 #: How long a racing call may take before the test gives up on it.
 RACE_TIMEOUT = 120

@@ -8,6 +8,8 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +135,10 @@ def test_american_has_no_document_and_says_so() -> None:
     text = page("pl", "/rules/american/")
     assert 'class="rules-document"' not in text
     assert 'data-testid="language-note"' in text
-    assert "the dealer checks for blackjack first" in text  # its facts, in short
+    with translation.override("pl"):
+        peek = gettext("the dealer checks for blackjack first")
+    assert peek != "the dealer checks for blackjack first"
+    assert html.escape(peek) in text  # its facts, in short, in the page's language
 
 
 def test_the_page_lists_the_rules_facts() -> None:

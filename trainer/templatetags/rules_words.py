@@ -1,10 +1,23 @@
-"""``{{ name|preset_name }}``: a rules preset's name in the player's language."""
+"""``{{ name|preset_name }}``: a rules preset's name in the player's language; a name the
+language keeps in English (Deluxe, in every catalogue) is marked as English for screen
+readers (`trainer.bidi.english`)."""
 
 from __future__ import annotations
 
 from django import template
+from django.utils import translation
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString
 
-from trainer.rules_words import preset_name
+from trainer import rules_words
+from trainer.bidi import english
 
 register = template.Library()
-register.filter("preset_name", preset_name)
+
+
+@register.filter(is_safe=True)
+def preset_name(name: str) -> SafeString:
+    shown = rules_words.preset_name(name)
+    with translation.override("en"):
+        kept_in_english = shown == rules_words.preset_name(name)
+    return english(shown) if kept_in_english else conditional_escape(shown)
