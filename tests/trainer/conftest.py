@@ -14,6 +14,7 @@ from django.utils import translation
 
 from trainer import throttle
 
+
 @pytest.fixture(autouse=True)
 def _each_test_starts_in_english() -> Iterator[None]:
     """A request in another language leaves it active in the thread (the locale middleware
