@@ -873,8 +873,8 @@ class Round:
         hand = self.seats[self._seat_index].hands[index or 0]
         up = self._dealer.cards[0]
         # Positional, in the order of PlayerView's fields: built on every decision, and
-        # CPython 3.13 makes a keyword call to a NamedTuple cost some 4,600 instructions
-        # more (7% of a simulated round).
+        # CPython 3.13 builds a class called with keywords on a slow path, which costs
+        # a simulated round 9,200 instructions more (10%, docs/performance.md).
         return PlayerView(
             self.rules,
             self.seats[self._seat_index].number,
