@@ -236,11 +236,11 @@ class Round:
             owed: dict[str, Chips] = {}
             for seat in self.seats:
                 owed[seat.owner] = owed.get(seat.owner, 0) + seat.bet
+            if not all(self._can_cover(owner, amount) for owner, amount in owed.items()):
+                raise IllegalActionError("that bet is more than your balance")
             for owner, amount in owed.items():
-                if not self._can_cover(owner, amount):
-                    raise IllegalActionError("that bet is more than your balance")
+                self._take(owner, amount)
         for seat in self.seats:
-            self._take(seat.owner, seat.bet)
             seat.clear()
         self._dealer.clear(0)
         self.log = []

@@ -38,7 +38,7 @@ class Seat:
         self.owner = owner
         self.bet = bet
         self.hands = [Hand(bet)]
-        self._clear_stakes()
+        self.clear()
 
     def clear(self) -> None:
         """Empty the seat for the next round at the same bet: one empty hand (its first,
@@ -46,9 +46,6 @@ class Seat:
         first = self.hands[0]
         first.clear(self.bet)
         self.hands = [first]
-        self._clear_stakes()
-
-    def _clear_stakes(self) -> None:
         #: None until decided; then the insurance stake (0 = declined).
         self.insurance: Chips | None = None
         #: Side stakes, as (owner, amount) and behind bets.
