@@ -70,6 +70,11 @@ class Hand:
     def __init__(self, stake: int | Fraction) -> None:
         """An empty hand with ``stake`` riding on it; `add` deals it its cards."""
         self.cards: list[int] = []
+        self.clear(stake)
+
+    def clear(self, stake: int | Fraction) -> None:
+        """Empty the hand, with ``stake`` riding on it: a hand kept for the next round."""
+        self.cards.clear()
         #: The best total, and whether an ace in it counts 11 (a soft total).
         self.total = 0
         self.soft = False

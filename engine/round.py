@@ -211,6 +211,41 @@ class Round:
         self._take(owner, amount)
         insort(self.seats, Seat(seat, owner, amount), key=_SEAT_NUMBER)
 
+    def next_round(self) -> None:
+        """Open the next round, from the same shoe, at the same seats with the same seat
+        bets, taken from the balances again (all or, if any owner's balance is short,
+        none); insurance, pair bets, bets behind and the history are not carried over. More
+        bets may be placed before `deal`. The seats and their first hands last across
+        rounds, emptied, rather than being built for each (a simulation plays every round
+        this way).
+
+        >>> from engine.rules import EUROPEAN
+        >>> rnd = Round(EUROPEAN, Shoe.stacked("10s 9h 6d 7c 5s 9c 8h 10d 7s 2c"))
+        >>> rnd.place_bet(seat=1, amount=10)
+        >>> _ = rnd.deal(); _ = rnd.apply(Action.STAND)
+        >>> rnd.next_round()
+        >>> rnd.phase, [seat.bet for seat in rnd.seats], rnd.history()
+        (<Phase.BETTING: 'betting'>, [10], [])
+        """
+        if self.phase is not SETTLED and self.phase is not VOIDED:
+            raise IllegalActionError("the round is not over yet")
+        if self.balances is not None:
+            owed: dict[str, Chips] = {}
+            for seat in self.seats:
+                owed[seat.owner] = owed.get(seat.owner, 0) + seat.bet
+            if not all(self._can_cover(owner, amount) for owner, amount in owed.items()):
+                raise IllegalActionError("that bet is more than your balance")
+            for owner, amount in owed.items():
+                self._take(owner, amount)
+        for seat in self.seats:
+            seat.clear()
+        self._dealer.clear(0)
+        self.log = []
+        self._nets = {}
+        self.phase = BETTING
+        self._seat_index = self._hand_index = 0
+        self._behind_index = self._following = self._legal = None
+
     def change_bet(self, *, seat: int, amount: int, owner: str = "player", step: int = 1) -> None:
         """Change a seat's bet before the deal. An account on two seats changes both
         (RULES.md §2): a raise is repeated on the other seat when the balance allows,
@@ -870,8 +905,8 @@ class Round:
         hand = self.seats[self._seat_index].hands[index or 0]
         up = self._dealer.cards[0]
         # Positional, in the order of PlayerView's fields: built on every decision, and
-        # CPython 3.13 makes a keyword call to a NamedTuple cost some 4,600 instructions
-        # more (7% of a simulated round).
+        # CPython 3.13 builds a class called with keywords on a slow path, which costs
+        # a simulated round 9,200 instructions more (10%, docs/performance.md).
         return PlayerView(
             self.rules,
             self.seats[self._seat_index].number,

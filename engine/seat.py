@@ -38,6 +38,14 @@ class Seat:
         self.owner = owner
         self.bet = bet
         self.hands = [Hand(bet)]
+        self.clear()
+
+    def clear(self) -> None:
+        """Empty the seat for the next round at the same bet: one empty hand (its first,
+        kept) and no other stake."""
+        first = self.hands[0]
+        first.clear(self.bet)
+        self.hands = [first]
         #: None until decided; then the insurance stake (0 = declined).
         self.insurance: Chips | None = None
         #: Side stakes, as (owner, amount) and behind bets.

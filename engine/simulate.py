@@ -36,8 +36,9 @@ class SimulationResult:
 def simulate(rules: Rules, tier: str, rounds: int, *, seed: int | None = None) -> SimulationResult:
     """Play ``rounds`` rounds of one seat played by the ``tier`` bot, with the full engine.
 
-    Each round is a real `Round`: legal actions, the bot's `PlayerView`, dealer play and
-    settlement, exactly as at the table.
+    Each round is a real round of a `Round` (the next, by `Round.next_round`, on the same
+    seat): legal actions, the bot's `PlayerView`, dealer play and settlement, exactly as
+    at the table.
 
     >>> from engine.rules import EUROPEAN
     >>> result = simulate(EUROPEAN, "normal", 2000, seed=7)
@@ -57,15 +58,16 @@ def simulate(rules: Rules, tier: str, rounds: int, *, seed: int | None = None) -
     total_squares: int | Fraction = 0
     deciding = (Phase.PLAYER_TURNS, Phase.INSURANCE)
     started = time.perf_counter()
+    rnd = Round(rules, shoe, keep_history=False)
+    rnd.place_bet(seat=1, amount=bet, owner="bot")
     for _ in range(rounds):
-        rnd = Round(rules, shoe, keep_history=False)
-        rnd.place_bet(seat=1, amount=bet, owner="bot")
         rnd.deal()
         while rnd.phase in deciding:
             rnd.apply(bot(rnd.view()))
         net = rnd.net("bot")
         total += net
         total_squares += net * net
+        rnd.next_round()
     seconds = time.perf_counter() - started
     mean = total / (rounds * bet)
     variance = max(total_squares / (rounds * bet * bet) - mean * mean, 0.0)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import Final
 
 from engine.cards import Card
 from engine.events import Event, seat_hands
@@ -12,7 +13,8 @@ from engine.values import Action, Decision
 __all__ = ["PlayerView"]
 
 
-class PlayerView(NamedTuple):
+@dataclass(repr=False)
+class PlayerView:
     """A copy of the public state at one decision; it holds no reference to the round.
 
     ``seat`` and ``hand_index`` say which hand the decision is about: the deciding
@@ -21,33 +23,34 @@ class PlayerView(NamedTuple):
     The dealer's hole card is not in it (it is only ever revealed once no decision is
     awaited), and the shoe is not at all — so a bot built on it cannot cheat.
 
-    A frozen value, read by field name. It is a `typing.NamedTuple` rather than a frozen
-    dataclass because one is built for every decision of every simulated round: with its
-    ten fields a frozen slotted dataclass cost a simulated round 16,000 machine
-    instructions a view (each field set through ``object.__setattr__``), a NamedTuple
-    3,400 more than a plain mutable class (measured with callgrind, CPython 3.13). A view
-    of a round that keeps no history has none (``history`` and so ``hands`` are empty).
+    A value, read by field name and compared by value. Its fields are `Final`: the type
+    checker refuses to change them. It is not a frozen dataclass (whose ``__init__`` sets
+    each field through ``object.__setattr__``) nor a `typing.NamedTuple` (whose fields
+    CPython 3.13 reads through unspecialised descriptors), because one is built and read
+    for every decision of every simulated round, positionally (docs/performance.md). A
+    view of a round that keeps no history has none (``history`` and so ``hands`` are
+    empty).
     """
 
-    rules: Rules
+    rules: Final[Rules]
     #: The seat and hand the decision is for; the hand is None for insurance.
-    seat: int
-    hand_index: int | None
-    legal: tuple[Action, ...]
+    seat: Final[int]
+    hand_index: Final[int | None]
+    legal: Final[tuple[Action, ...]]
     #: Best total and softness of that hand (for insurance: of the seat's first hand).
-    total: int
-    soft: bool
+    total: Final[int]
+    soft: Final[bool]
     #: The point value (ace 1) of the hand's two cards if they are a pair, else 0.
-    pair_points: int
-    up_card: Card
+    pair_points: Final[int]
+    up_card: Final[Card]
     #: The up card's value, an ace as 11 (as strategy charts write it).
-    up_points: int
+    up_points: Final[int]
     #: The round so far; the face-down card appears without its identity.
-    history: tuple[Event, ...]
+    history: Final[tuple[Event, ...]]
     #: The kind of decision, and who makes it: the seat's holder, or a bettor behind it
     #: (whose view is of the seat they bet behind).
-    decision: Decision
-    owner: str
+    decision: Final[Decision]
+    owner: Final[str]
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:

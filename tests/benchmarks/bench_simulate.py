@@ -3,12 +3,12 @@
     .venv/bin/python tests/benchmarks/bench_simulate.py [--rounds 1000000]
 
 Runs, interleaved in one run and each pinned to the same single core: our ``python -m
-engine simulate --rules european --tier hard`` (the full engine: a real `Round` per round,
-legal actions, a `PlayerView` per decision, dealer play, settlement) and the reference
-engines of ``third_party.py``. The references are installed only here, in a throwaway
-virtualenv (``.bench-venv/``, git-ignored), never as project dependencies. It prints each
-engine's best rounds per second over ``--repeat`` runs and the ratios; the machines are
-shared and noisy, so only ratios measured side by side mean anything.
+engine simulate --rules european --tier hard`` (the full engine: each round a real round
+of a `Round`, legal actions, a `PlayerView` per decision, dealer play, settlement) and the
+reference engines of ``third_party.py``. The references are installed only here, in a
+throwaway virtualenv (``.bench-venv/``, git-ignored), never as project dependencies. It
+prints each engine's best rounds per second over ``--repeat`` runs and the ratios; the
+machines are shared and noisy, so only ratios measured side by side mean anything.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""A round's history: its events and views are frozen values, and a round played without
-its history (``keep_history=False``, as simulations play) plays and pays exactly the same."""
+"""A round's history: its events are frozen values and its views read-only ones, and a
+round played without its history (``keep_history=False``, as simulations play) plays and
+pays exactly the same."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import random
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -52,15 +54,18 @@ def test_every_event_is_frozen() -> None:
             setattr(event, field, None)
 
 
-def test_a_player_view_is_frozen_and_read_by_field_name() -> None:
-    rnd = Round(EUROPEAN, Shoe.stacked("8s 6d 8h 10c"))
+def test_a_player_view_is_read_only_and_read_by_field_name() -> None:
+    rnd = Round(EUROPEAN, Shoe.stacked("8s 6d 8h 10c 2d"))
     rnd.place_bet(seat=1, amount=10)
     rnd.deal()
     view = rnd.view()
     assert (view.total, view.soft, view.pair_points, view.up_points) == (16, False, 8, 6)
-    with pytest.raises(AttributeError):
-        view.total = 21  # type: ignore[misc]
-    assert view._replace(total=21).total == 21 and view.total == 16
+    # Every field is `Final`, so the type checker refuses an assignment to it.
+    hints = typing.get_type_hints(PlayerView, include_extras=True)
+    assert {typing.get_origin(hint) for hint in hints.values()} == {typing.Final}
+    assert dataclasses.replace(view, total=21).total == 21 and view.total == 16
+    rnd.apply(Action.HIT)  # a copy: the round moves on without it
+    assert view.total == 16 and len(view.hand) == 2
 
 
 def test_a_round_without_its_history_records_nothing_and_nets_the_same() -> None:
@@ -118,7 +123,7 @@ def test_a_round_without_its_history_plays_and_pays_as_one_with_it(
         )  # fmt: skip
         view, twin_view = rnd.view(), twin.view()
         assert twin_view.history == () and twin_view.hands == ()
-        assert public(twin_view._replace(history=view.history)) == public(view)
+        assert public(dataclasses.replace(twin_view, history=view.history)) == public(view)
         action = decide(data, rnd)
         rnd.apply(action)
         assert twin.apply(action) == []
