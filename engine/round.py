@@ -228,13 +228,13 @@ class Round:
         (<Phase.BETTING: 'betting'>, [10], [])
         """
         if self.phase is not SETTLED and self.phase is not VOIDED:
-            raise IllegalActionError("the round is not over yet")
+            raise refused("round_not_over")
         if self.balances is not None:
             owed: dict[str, Chips] = {}
             for seat in self.seats:
                 owed[seat.owner] = owed.get(seat.owner, 0) + seat.bet
             if not all(self._can_cover(owner, amount) for owner, amount in owed.items()):
-                raise IllegalActionError("that bet is more than your balance")
+                raise refused("over_balance")
             for owner, amount in owed.items():
                 self._take(owner, amount)
         for seat in self.seats:
