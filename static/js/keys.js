@@ -50,7 +50,9 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   focusWasInTarget = event.detail.target?.contains(document.activeElement) ?? false;
 });
 
-document.addEventListener("htmx:afterSwap", (event) => {
+// Once the swap has settled: a key pressed while the previous swap settled must not leave
+// the focus on the body.
+document.addEventListener("htmx:afterSettle", (event) => {
   const config = event.detail.requestConfig;
   const named = config?.elt?.closest?.("[data-focus-after]")?.dataset.focusAfter;
   const lost = !document.activeElement || document.activeElement === document.body;
