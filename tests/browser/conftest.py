@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -77,3 +77,16 @@ def sit_down(
     page.get_by_label("Stacked shoe (test mode)").fill(shoe)
     page.get_by_role("button", name="Sit down").click()
     page.wait_for_load_state()  # the keyboard script is deferred
+
+
+def logged_in(browser: Browser, url: str, name: str, password: str, size: str = "desktop") -> Page:
+    """A page of a browser context of its own, logged in through the log-in form at ``url``
+    (the site's root) as the account ``name``, at a size of `SIZES`."""
+    width, height = SIZES[size]
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(f"{url}/accounts/login/")
+    page.get_by_label("Username").fill(name)
+    page.get_by_label("Password").fill(password)
+    page.locator("main").get_by_role("button", name="Log in").click()
+    expect(page.locator(".account-menu__name")).to_have_text(name)
+    return page

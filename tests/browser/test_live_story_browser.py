@@ -10,8 +10,9 @@ from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
 from engine.shoe import Shoe
+from tests.browser.conftest import logged_in
 from tests.browser.test_live_autoplay_browser import Clock
-from tests.browser.test_live_table_browser import SHOE, logged_in, on_version
+from tests.browser.test_live_table_browser import PASSWORD, SHOE, on_version
 from trainer import live_tables
 
 
@@ -30,8 +31,8 @@ def test_a_watcher_sees_the_dealers_play_and_the_results_in_order(
         user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(SHOE),
     )  # fmt: skip
-    anns = logged_in(browser, live_server, "ann", "desktop")
-    bobs = logged_in(browser, live_server, "bob", "desktop")
+    anns = logged_in(browser, live_server.url, "ann", PASSWORD, "desktop")
+    bobs = logged_in(browser, live_server.url, "bob", PASSWORD, "desktop")
     url = f"{live_server.url}/tables/{row.pk}/"
     anns.goto(url)
     bobs.goto(url)

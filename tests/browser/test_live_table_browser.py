@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from engine.shoe import Shoe
-from tests.browser.conftest import SCREENSHOTS, SIZES
+from tests.browser.conftest import SCREENSHOTS, SIZES, logged_in
 from tests.browser.test_live_autoplay_browser import Clock
 from trainer import live_tables
 from trainer.models import SharedTable
@@ -20,17 +20,6 @@ from trainer.models import SharedTable
 # Seat 3 gets 10♠ 8♦ against the dealer's 9♥; the hole 7♣ makes 16 and the 10♥ busts it.
 SHOE = "10s 9h 8d 7c 10h " + "2c 3d 4h 5s " * 20
 PASSWORD = "a long enough password 1"
-
-
-def logged_in(browser: Browser, live_server: LiveServer, name: str, size: str) -> Page:
-    width, height = SIZES[size]
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-    expect(page.locator(".account-menu__name")).to_have_text(name)
-    return page
 
 
 @pytest.mark.browser
@@ -46,8 +35,8 @@ def test_two_accounts_at_one_table_see_each_other_play(
         user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(SHOE),
     )  # fmt: skip
-    anns = logged_in(browser, live_server, "ann", size)
-    bobs = logged_in(browser, live_server, "bob", size)
+    anns = logged_in(browser, live_server.url, "ann", PASSWORD, size)
+    bobs = logged_in(browser, live_server.url, "bob", PASSWORD, size)
     url = f"{live_server.url}/tables/{row.pk}/"
     anns.goto(url)
     bobs.goto(url)
@@ -114,8 +103,8 @@ def test_a_bettor_behind_follows_a_split_of_an_account_on_two_seats(
         user_id=ann.pk, bots=[], seats=[1, 2], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(SPLIT_SHOE),
     )  # fmt: skip
-    anns = logged_in(browser, live_server, "ann", size)
-    bobs = logged_in(browser, live_server, "bob", size)
+    anns = logged_in(browser, live_server.url, "ann", PASSWORD, size)
+    bobs = logged_in(browser, live_server.url, "bob", PASSWORD, size)
     url = f"{live_server.url}/tables/{row.pk}/"
     anns.goto(url)
     bobs.goto(url)

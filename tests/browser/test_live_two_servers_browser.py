@@ -26,11 +26,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from engine.live_table import LiveTable
 from engine.shoe import Shoe
-from tests.browser.conftest import SCREENSHOTS, SIZES
+from tests.browser.conftest import SCREENSHOTS, logged_in
 from trainer import live_tables
 from trainer.models import Bet, SharedTable
 
@@ -121,17 +121,6 @@ def _stop(servers: list[subprocess.Popen[bytes]]) -> None:
             server.wait()
 
 
-def logged_in(browser: Browser, url: str, name: str) -> Page:
-    width, height = SIZES["desktop"]
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-    expect(page.locator(".account-menu__name")).to_have_text(name)
-    return page
-
-
 @pytest.mark.browser
 @pytest.mark.postgresql
 def test_two_app_servers_serve_one_table_to_two_accounts(
@@ -141,8 +130,8 @@ def test_two_app_servers_serve_one_table_to_two_accounts(
     users = get_user_model().objects
     ann = users.create_user("ann", password=PASSWORD)
     bob = users.create_user("bob", password=PASSWORD)
-    anns = logged_in(browser, first, "ann")
-    bobs = logged_in(browser, second, "bob")
+    anns = logged_in(browser, first, "ann", PASSWORD)
+    bobs = logged_in(browser, second, "bob", PASSWORD)
     row = live_tables.open_table(
         user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(SHOE),
