@@ -134,6 +134,11 @@ if _POSTGRESQL:
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=5
         )
+if _POSTGRESQL:
+    # No JIT compilation: the planner's estimates for one player's history (the whole table
+    # of answers) make it compile the progress page's queries, which then take several
+    # times as long as they run (docs/performance.md, "Years of history").
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
 if _POOLED:
     # Each of a gunicorn worker's threads (4, trainer/gunicorn.conf.py) holds at most one
     # connection at a time: with that many kept open, no request waits for one.
