@@ -66,6 +66,7 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
     users = get_user_model().objects
     if not args.reuse or not users.filter(username="big").exists():
         started = time.perf_counter()

@@ -19,6 +19,7 @@ class Migration(migrations.Migration):
                 condition=models.Q(("answered_at__isnull", False)),
                 fields=["user", "rules_name", "answered_at"],
                 include=(
+                    "id",
                     "source",
                     "row",
                     "up_column",
