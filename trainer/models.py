@@ -87,6 +87,25 @@ class Drill(PlayerRecord):
         indexes = [
             models.Index(fields=["user", "-issued_at"]),
             models.Index(fields=["guest_token", "-issued_at"]),
+            # An account's answers under one rules set, latest last, with every column
+            # progress and weak spots read, the id they count included (PostgreSQL reads
+            # them from the index alone; SQLite, without covering indexes, from the rows).
+            models.Index(
+                fields=["user", "rules_name", "answered_at"],
+                include=[
+                    "id",
+                    "source",
+                    "row",
+                    "up_column",
+                    "action",
+                    "correct_action",
+                    "late",
+                    "ev_lost",
+                    "response_ms",
+                ],
+                condition=models.Q(answered_at__isnull=False),
+                name="drill_account_answers",
+            ),  # fmt: skip
         ]
         # One hand waits to be answered at a time, whatever races to deal the next.
         constraints = [

@@ -136,9 +136,12 @@ def _session_so_far(owner: Owner, now: datetime) -> dict[str, Any]:
 
 
 def _pending_drill(owner: Owner) -> Drill | None:
-    return Drill.objects.filter(
+    """The one pending drill (a constraint keeps it to one), found by that constraint's
+    index: unordered, as ``first()``'s order by id walks the whole table's key instead."""
+    pending = Drill.objects.filter(
         **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
-    ).first()
+    )
+    return next(iter(pending[:1]), None)
 
 
 def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:

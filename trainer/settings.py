@@ -134,6 +134,11 @@ if _POSTGRESQL:
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=5
         )
+if _POSTGRESQL:
+    # No JIT compilation: the planner's estimates for one player's history (the whole table
+    # of answers) make it compile the progress page's queries, which then take several
+    # times as long as they run (docs/performance.md, "Years of history").
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
 if _POOLED:
     # Each of a gunicorn worker's threads (4, trainer/gunicorn.conf.py) holds at most one
     # connection at a time: with that many kept open, no request waits for one.
@@ -154,6 +159,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# An index's non-key (covering) columns are PostgreSQL's; SQLite builds the index on its
+# key columns alone, which is what is meant there (trainer.models.Drill).
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 # "default" holds what every app server must see alike (throttle counters): the database,
 # unless DJANGO_CACHE_BACKEND and DJANGO_CACHE_LOCATION name a shared cache server. Its

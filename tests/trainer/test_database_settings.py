@@ -103,3 +103,12 @@ def test_a_gunicorn_worker_closes_the_connection_pool_as_it_exits() -> None:
         hooks["worker_exit"](server=None, worker=None)
 
     assert closed == ["postgresql"]
+
+
+def test_postgresql_connections_compile_no_query() -> None:
+    # The JIT fires on the estimates for a long history and costs more than it saves.
+    for environment in ({}, {"DJANGO_DB_POOL": "0"}):
+        database = _database(DATABASE_URL=POSTGRES, **environment)
+        options = database["OPTIONS"]
+        assert isinstance(options, dict)
+        assert options["options"] == "-c jit=off"

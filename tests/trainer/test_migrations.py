@@ -57,3 +57,39 @@ def test_duplicates_left_by_old_races_are_resolved_before_the_constraints() -> N
     assert drills.objects.get(pk=mistake.pk).taken_back
 
     MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_account_answers_index_applies_and_reverts_over_answers() -> None:
+    """The index on an account's answers is built over answers already stored (and
+    dropped again on the way back), on whichever database the suite runs on; the answers
+    read the same through it."""
+    before, after = (
+        [("trainer", "0011_preferences_letter_keys")],
+        [("trainer", "0012_account_answers_index")],
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    user = old.get_model("auth", "User").objects.create(username="ada")
+    hand = {"user_id": user.pk, "rules_name": "european", "rules_version": "1", "cards": "10s 6h"}
+    old.get_model("trainer", "Drill").objects.create(
+        **hand, up="10d", answered_at=timezone.now(), action="hit", correct_action="hit"
+    )
+
+    def indexes() -> set[str]:
+        with connection.cursor() as cursor:
+            return set(connection.introspection.get_constraints(cursor, "trainer_drill"))
+
+    assert "drill_account_answers" not in indexes()
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    assert "drill_account_answers" in indexes()
+    drills = executor.loader.project_state(after).apps.get_model("trainer", "Drill")
+    answered = drills.objects.filter(user_id=user.pk, rules_name="european")
+    assert list(answered.exclude(answered_at=None).values_list("action", flat=True)) == ["hit"]
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    assert "drill_account_answers" not in indexes()
+    MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
