@@ -49,7 +49,7 @@ def figures(text: str) -> list[tuple[str, str, str, str]]:
     """Each row of the figures table: label, basic edge, composition-dependent, effect."""
     table = text.split('data-testid="lab-figures"')[1].split("</table>")[0]
     rows = re.findall(r'<tr data-state="ready">(.*?)</tr>', table, re.S)
-    return [tuple(re.findall(r"<(?:th|td)[^>]*>(?:<bdi>)?(.*?)(?:</bdi>)?</(?:th|td)>", row, re.S))
+    return [tuple(re.findall(r"<(?:th|td)[^>]*>(?:<bdi[^>]*>)?(.*?)(?:</bdi>)?</(?:th|td)>", row, re.S))
             for row in rows]  # fmt: skip
 
 
