@@ -59,11 +59,11 @@ class LabForm(forms.Form):
 def changed_fields(base: Rules, overrides: dict[str, str]) -> dict[str, str]:
     """The overrides that change ``base`` (one setting a field to its preset value is
     left out); `RulesError` when the whole set is not a game."""
-    base.with_overrides(overrides)
+    whole = base.with_overrides(overrides)
     return {
         field: text
         for field, text in overrides.items()
-        if base.with_overrides({field: text}) != base.replace(name=f"{base.name}-custom")
+        if getattr(whole, field) != getattr(base, field)
     }
 
 

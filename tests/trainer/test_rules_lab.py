@@ -143,3 +143,10 @@ def test_drilling_from_the_lab_saves_the_rules(launched: list[str]) -> None:
     )
     assert response.status_code == 302
     assert "2 decks" in client.get("/chart/yours/").content.decode()
+
+
+def test_a_change_that_is_no_game_alone_is_shown_so(launched: list[str]) -> None:
+    # Deluxe splits once: resplitting aces needs the third hand the other change gives.
+    text = lab(Client(), "deluxe", "max_hands=3, resplit_aces=true, decks=8")
+    assert 'data-state="invalid"' in text and "Not a game on its own" in text
+    assert "decks=8" not in text.split('data-testid="lab-figures"')[1]  # no change: deluxe's own
