@@ -26,6 +26,7 @@ trainer_patterns = [
     path("chart/yours/", views.chart_yours, name="chart-yours"),
     path("chart/<slug:preset>/", views.chart, name="chart"),
     path("rules/", views.rules, name="rules"),
+    path("rules/lab/", views.rules_lab, name="rules-lab"),
     path("rules/<slug:preset>/", views.rules, name="rules"),
 ]
 

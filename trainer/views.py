@@ -37,6 +37,7 @@ from trainer.preferences import (
     settings_save,
 )
 from trainer.progress import Progress
+from trainer.rules_lab import LabForm, lab_of
 from trainer.rules_page import RulesPage
 from trainer.rules_words import RulesWords
 from trainer.summary import SessionSummary
@@ -327,6 +328,31 @@ def rules(request: HtmxHttpRequest, preset: str = "european") -> HttpResponse:
         raise Http404(f"no rules preset called {preset!r}")
     page = RulesPage.of(preset, viewer=get_language(), asked=request.GET.get("doc"))
     return render(request, "trainer/rules.html", {"page": page, "presets": list(PRESETS)})
+
+
+@require_GET
+def rules_lab(request: HtmxHttpRequest) -> HttpResponse:
+    """A rule set of the player's own beside a preset: the house edge, each change's effect
+    and the chart, from the exact analyses (worked out in the background where new)."""
+    form = LabForm(request.GET or None)
+    context: dict[str, Any] = {
+        "form": form,
+        "rule_fields": rule_fields(),
+        "drill_settings": settings_of(request),
+        "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
+    }
+    if not form.is_bound:
+        form = LabForm({"rules_name": "european", "custom_rules": ""})
+        context["form"] = form
+    if not form.is_valid():
+        return render(request, "trainer/rules_lab.html", context, status=400)
+    base = PRESETS[form.cleaned_data["rules_name"]]
+    lab = lab_of(base, form.cleaned_data["overrides"], visitor=analyses.visitor_of(request))
+    context["lab"] = lab
+    context["rules_words"] = RulesWords.of(base.with_overrides(form.cleaned_data["overrides"]))
+    if lab.strategy is not None:
+        context["chart"] = ChartView.of(lab.strategy, lab.base_strategy.chart)
+    return render(request, "trainer/rules_lab.html", context)
 
 
 @require_http_methods(["GET", "POST"])
