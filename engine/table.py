@@ -43,7 +43,6 @@ from engine.view import PlayerView
 __all__ = [
     "PLAYER",
     "TIERS",
-    "BetRefused",
     "BotSeat",
     "Limits",
     "PublicHand",
@@ -88,35 +87,18 @@ class Limits:
             raise refused("bad_limits")
 
     def check(self, bet: object, balance: Chips) -> int:
-        """The bet if it is allowed, else `BetRefused` saying why."""
+        """The bet if it is allowed, else `IllegalActionError` saying why."""
         if type(bet) is not int or bet <= 0:
-            raise BetRefused("a bet is a whole number of chips above zero", reason="not_whole")
+            raise refused("bet_not_whole")
         if bet < self.minimum:
-            raise BetRefused(
-                f"the table minimum is {self.minimum} chips", reason="minimum", chips=self.minimum
-            )
+            raise refused("bet_minimum", chips=self.minimum)
         if bet > self.maximum:
-            raise BetRefused(
-                f"the table maximum is {self.maximum} chips", reason="maximum", chips=self.maximum
-            )
+            raise refused("bet_maximum", chips=self.maximum)
         if bet % self.step:
-            raise BetRefused(
-                f"bets go in steps of {self.step} chips", reason="step", chips=self.step
-            )
+            raise refused("bet_step", chips=self.step)
         if bet > balance:
-            raise BetRefused("that bet is more than your balance", reason="balance")
+            raise refused("over_balance")
         return bet
-
-
-class BetRefused(IllegalActionError):
-    """A bet outside the table limits or over the balance. The message is English; the
-    ``reason`` (``not_whole``, ``minimum``, ``maximum``, ``step``, ``balance``) and the
-    limit's ``chips`` are kept so that an app can say it in its player's language."""
-
-    def __init__(self, message: str, *, reason: str, chips: int | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.chips = chips
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,16 +25,14 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from engine.errors import IllegalActionError
 from engine.events import Event, StakeSettled
 from engine.grading import Grade, grade_decision
 from engine.round import Phase
 from engine.round_codec import history_to_json
-from engine.table import PLAYER, BetRefused, PublicTable, Table
+from engine.table import PLAYER, PublicTable, Table
 from engine.view import PlayerView
 from trainer.models import Bet, Drill, PracticeRound, PracticeSession
 from trainer.owners import Owner
@@ -55,14 +53,6 @@ logger = logging.getLogger(__name__)
 
 #: The chip buttons' values; the table's bets go in steps of the smallest.
 CHIPS: tuple[int, ...] = (10, 50, 100, 500)
-#: The engine's refusals of a bet (`BetRefused.reason`), in words; ``chips`` is the limit.
-BET_REFUSALS: dict[str, Promise] = {
-    "not_whole": gettext_lazy("A bet is a whole number of chips above zero"),
-    "minimum": gettext_lazy("The table minimum is %(chips)s chips"),
-    "maximum": gettext_lazy("The table maximum is %(chips)s chips"),
-    "step": gettext_lazy("Bets go in steps of %(chips)s chips"),
-    "balance": gettext_lazy("That bet is more than your balance"),
-}
 
 
 @dataclass(frozen=True)
@@ -375,8 +365,4 @@ def changing(*, owner: Owner, session_id: int, version: int) -> Iterator[Practic
 
 def refusal(error: IllegalActionError) -> str:
     """The engine's reason, in a sentence the page can show in the player's language."""
-    if isinstance(error, BetRefused) and error.reason in BET_REFUSALS:
-        return _("Not allowed: %(reason)s.") % {
-            "reason": BET_REFUSALS[error.reason] % {"chips": error.chips}
-        }
     return _("Not allowed: %(reason)s.") % {"reason": reason_text(error)}
