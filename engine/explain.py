@@ -178,8 +178,6 @@ def explain(situation: Situation, control: Rules = CONTROL) -> Explanation | Non
     common_play = hard_bot(control)(view)  # its chart, with these rules' legal actions
     if play is common_play:
         return None
-    evs = situation.evs.as_dict()
-    ev, common_ev = evs[play.value], evs[common_play.value]
-    if ev is None or common_ev is None:
-        return None
-    return Explanation(change, play, common_play, ev, common_ev)
+    # Both plays are legal here (the bots choose among the legal actions): both have EVs.
+    evs = situation.evs
+    return Explanation(change, play, common_play, evs.of(play.value), evs.of(common_play.value))

@@ -84,11 +84,8 @@ def grade_decision(view: PlayerView, chosen: Action | str) -> Grade:
         return Grade(action, correct, "", row, up, None, _insurance_ev_lost(view, action))
     strategy = strategy_for(view.rules)
     evs = strategy.ev(",".join(card.rank for card in view.hand), up)
-    values = evs.as_dict()
-    chosen_ev, correct_ev = values[action.value], values[correct.value]
-    ev_lost = 0.0
-    if chosen_ev is not None and correct_ev is not None:
-        ev_lost = max(0.0, correct_ev - chosen_ev)
+    # Both actions are legal here, so both have EVs (the bot chooses among legal ones).
+    ev_lost = max(0.0, evs.of(correct.value) - evs.of(action.value))
     return Grade(action, correct, strategy.chart[row][up], row, up, evs, ev_lost)
 
 

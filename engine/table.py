@@ -183,12 +183,9 @@ class PublicTable:
     def net(self, owner: str) -> Chips:
         """Chips the owner won (positive) or lost in the round shown, once settled."""
         return sum(
-            (
-                event.returned - event.staked
-                for event in self.history
-                if isinstance(event, StakeSettled) and event.owner == owner
-            ),
-            start=0,
+            event.returned - event.staked
+            for event in self.history
+            if isinstance(event, StakeSettled) and event.owner == owner
         )
 
 
@@ -317,8 +314,9 @@ class Table:
 
     def view(self) -> PlayerView:
         """The player's view of the decision awaited from them."""
+        # The bots play up to the player's turn: a round in play always waits on them.
         if not self.players_turn or self.round is None:
-            raise self._why_not_your_turn()
+            raise refused("no_round_deal")
         return self.round.view()
 
     def act(self, action: Action | str) -> None:
@@ -326,15 +324,11 @@ class Table:
 
         An action out of turn or not legal raises `IllegalActionError` and changes nothing.
         """
+        # The bots play up to the player's turn: a round in play always waits on them.
         if not self.players_turn or self.round is None:
-            raise self._why_not_your_turn()
+            raise refused("no_round_deal")
         self.round.apply(action, owner=PLAYER)
         self._play_bots()
-
-    def _why_not_your_turn(self) -> IllegalActionError:
-        if self.round is None or not self.in_play:
-            return refused("no_round_deal")
-        return refused("not_your_turn")
 
     def _play_bots(self) -> None:
         rnd = self.round

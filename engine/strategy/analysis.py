@@ -63,6 +63,13 @@ class ActionEVs:
             "surrender": self.surrender,
         }
 
+    def of(self, action: str) -> float:
+        """The EV of an action the rules allow here (a `ValueError` for one they do not)."""
+        ev = self.as_dict()[action]
+        if ev is None:
+            raise ValueError(f"{action} is not allowed here")
+        return ev
+
     def best(self) -> str:
         """The name of the action with the highest EV."""
         options = {name: ev for name, ev in self.as_dict().items() if ev is not None}

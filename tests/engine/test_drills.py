@@ -283,6 +283,54 @@ def test_trivial_situations_are_dealt_around_as_asked():
     assert any(deal_situation(EUROPEAN, rng, keep_trivial=1).is_trivial() for _ in range(100))
 
 
+def test_trivial_pairs_are_dealt_around_as_asked():
+    # A pair of tens is trivial against every up card: it is always dealt in the end, so
+    # the chance to keep one cannot be 0 here.
+    rng = random.Random(12)
+    seldom = [deal_situation(EUROPEAN, rng, mode="pair", keep_trivial=0.05) for _ in range(100)]
+    assert sum(dealt.is_trivial() for dealt in seldom) < 30
+    always = [deal_situation(EUROPEAN, rng, mode="pair", keep_trivial=1) for _ in range(100)]
+    assert sum(dealt.is_trivial() for dealt in always) > 30
+
+
+class DrawsFirst(random.Random):
+    """A seeded generator whose first `random()` draws are the ones given (the cards are
+    chosen with `choice` and `sample`, which do not call it)."""
+
+    def __init__(self, seed: int, draws: list[float]) -> None:
+        super().__init__(seed)
+        self.draws = draws
+
+    def random(self) -> float:
+        return self.draws.pop(0) if self.draws else super().random()
+
+
+@pytest.mark.parametrize("mode", ["all", "pair"])
+def test_a_trivial_hand_is_kept_only_by_a_draw_below_the_chance_to_keep_it(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Situation, "is_trivial", lambda self: True)
+    kept = deal_situation(EUROPEAN, DrawsFirst(3, [0.49]), mode=mode, keep_trivial=0.5)
+    redealt = deal_situation(EUROPEAN, DrawsFirst(3, [0.5, 0.49]), mode=mode, keep_trivial=0.5)
+    again = deal_situation(EUROPEAN, DrawsFirst(3, [0.5, 0.49]), mode=mode, keep_trivial=0.5)
+    assert (redealt.cards, redealt.up) == (again.cards, again.up)  # the seed decides
+    assert (redealt.cards, redealt.up) != (kept.cards, kept.up)  # a draw of 0.5 deals again
+
+
+def test_pairs_are_dealt_from_the_generator_given():
+    hands = [
+        [deal_situation(EUROPEAN, rng, mode="pair") for _ in range(20)]
+        for rng in (random.Random(13), random.Random(13))
+    ]
+    assert [(h.cards, h.up) for h in hands[0]] == [(h.cards, h.up) for h in hands[1]]
+
+
+def test_a_margin_of_exactly_the_close_margin_is_close(monkeypatch: pytest.MonkeyPatch) -> None:
+    dealt = situation("10s 6h", "10d")
+    monkeypatch.setattr(drills, "CLOSE_MARGIN", dealt.margin())
+    assert dealt.is_close()
+
+
 def test_a_situation_is_dealt_from_the_rules_shoe():
     # One deck holds each card once: the two cards and the up card are three different ones.
     rng = random.Random(11)

@@ -56,6 +56,7 @@ def test_the_changes_are_exactly_the_cells_where_the_two_analyses_differ():
     changes = chart_changes(ours, common)
     assert set(changes) == differing and len(differing) > 4
     for (row, up), change in changes.items():
+        assert (change.row, change.up) == (row, up)
         assert (change.code, change.common_code) == (ours.chart[row][up], common.chart[row][up])
     # The no-peek cells keep their reason; the rest come from the soft-17 rule.
     assert {c.reason for c in changes.values()} == {
@@ -97,6 +98,30 @@ def test_each_reason_is_chosen_where_its_rule_can_change_the_cell(
     changes: dict[str, object], row: str, up: str, code: str, common: str, reason: Reason
 ) -> None:
     assert reason_for(row, up, code, common, AMERICAN.replace(**changes), AMERICAN) is reason
+
+
+def test_a_hole_card_reason_needs_the_common_chart_to_put_more_money_out():
+    # Against a ten without a hole card, a stand for the common chart's hit is the decks'
+    # doing: the no-peek reasons are for doubles and splits the rules take back.
+    rules = AMERICAN.replace(dealer_peeks=False, insurance=False, decks=2)
+    assert reason_for("hard 12", "10", "S", "H", rules, AMERICAN) is Reason.DECKS
+
+
+def test_surrender_is_the_reason_only_where_the_rules_in_play_bring_it():
+    # Late surrender offered, but this cell changed by the decks: not a surrender's doing.
+    rules = AMERICAN.replace(surrender=Surrender.LATE, decks=2)
+    assert reason_for("hard 12", "3", "S", "H", rules, AMERICAN) is Reason.DECKS
+    # Both charts surrender here and differ only in the fallback: the soft-17 rule's doing.
+    rules = AMERICAN.replace(surrender=Surrender.LATE, dealer_hits_soft_17=True)
+    control = AMERICAN.replace(surrender=Surrender.LATE)
+    assert reason_for("hard 17", "A", "Rs", "R", rules, control) is Reason.DEALER_HITS_SOFT_17
+
+
+def test_an_explanation_is_against_the_control_it_is_given():
+    # Against the European chart, the American game's double of 11 v 10 is the change.
+    explained = explain(Situation.parse(AMERICAN, "6s 5h", "Kd"), control=EUROPEAN)
+    assert explained is not None
+    assert (explained.play, explained.common_play) == (DOUBLE, HIT)
 
 
 def test_the_direction_of_a_rule_is_in_its_reason():

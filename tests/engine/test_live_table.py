@@ -203,6 +203,15 @@ def test_a_bettor_behind_who_does_not_answer_in_time_does_not_follow_the_double(
     assert table.balances == {"ann": 140, "bob": 110}
 
 
+def test_the_public_view_gives_each_players_chips_and_none_to_a_stranger():
+    table = seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 3))
+    table.buy_in("bob", 100, now=0.0)
+    table.bet("ann", 3, 20, now=1.0)
+    public = table.public("carl")
+    assert public.balance("ann") == table.balances["ann"] == 80
+    assert public.balance("bob") == 100 and public.balance("carl") == 0
+
+
 def test_a_holder_who_leaves_mid_round_is_played_by_auto_play_and_freed_at_the_end():
     table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
     table.bet("ann", 3, 20, now=1.0)

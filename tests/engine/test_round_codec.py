@@ -7,10 +7,10 @@ import json
 from fractions import Fraction
 
 from engine.cards import Card
-from engine.events import ActionTaken, CardDealt, StakeSettled
+from engine.events import ActionTaken, BehindDecided, CardDealt, StakeSettled
 from engine.round import Round
 from engine.round_codec import event_from_json, event_to_json, history_from_json, history_to_json
-from engine.rules import EUROPEAN
+from engine.rules import DELUXE, EUROPEAN
 from engine.shoe import Shoe
 from engine.values import Action, Result, StakeKind
 
@@ -32,6 +32,24 @@ def test_a_history_round_trips_through_json() -> None:
     assert history_from_json(stored) == history
     settled = [item for item in stored if item["event"] == "StakeSettled"]
     assert settled[0]["returned"] == "25/2" and settled[0]["units"] == "3/2"
+
+
+def test_a_history_with_a_followed_double_and_a_push_round_trips_through_json() -> None:
+    # p1 doubles 6 5 against the 9 (hole 7) and b follows from behind; 21 pushes 21. A
+    # push keeps its bet: a doubled stake of 20 on a bet of 10.
+    balances = {"p1": 100, "b": 100}
+    rnd = Round(DELUXE, Shoe.stacked("6s 9h 5d 7c 10h 5s"), balances=balances)
+    rnd.place_bet(seat=1, amount=10, owner="p1")
+    rnd.place_bet_behind(seat=1, amount=4, owner="b")
+    rnd.deal()
+    rnd.apply(Action.DOUBLE, owner="p1")
+    rnd.apply(Action.FOLLOW, owner="b")
+    history = rnd.history()
+    assert BehindDecided(1, 0, 0, "b", Action.FOLLOW) in history
+    assert StakeSettled(1, 0, "p1", StakeKind.HAND, Result.PUSH, 20, 20, 10) in history
+    read = history_from_json(json.loads(json.dumps(history_to_json(history))))
+    assert read == history
+    assert all(isinstance(event.action, Action) for event in read if hasattr(event, "action"))
 
 
 def test_a_history_stored_with_the_net_in_units_only_still_reads() -> None:

@@ -269,6 +269,15 @@ def test_unanswered_decisions_behind_are_all_answered_no_at_once():
     assert rnd.decline_behind() == []  # the seated player's decision is not a bettor's
 
 
+def test_unanswered_insurance_behind_is_declined_at_once():
+    balances = {"p1": 100, "b": 100}
+    rnd = dealt("10s Ah 9d 7c 2c 2d 2h", balances=balances, bets=behind_of("b"))
+    rnd.apply(Action.NO_INSURANCE, owner="p1")
+    events = rnd.decline_behind()
+    assert events[0] == BehindDecided(1, None, 0, "b", Action.NO_INSURANCE)
+    assert rnd.turn == Turn(1, 0, "p1") and balances["b"] == 96  # no insurance taken
+
+
 def test_a_timed_out_bettor_behind_does_not_follow():
     rnd = dealt("6s 9h 5d 7c 10h 9d", bets=behind_of("b"))
     rnd.apply(Action.DOUBLE)

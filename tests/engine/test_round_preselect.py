@@ -91,7 +91,8 @@ def test_a_preselected_double_becomes_a_hit_when_the_balance_has_become_short():
 
 @pytest.mark.parametrize(
     ("pair", "effective", "open_total"),
-    [("4c 4h", HIT, 10), ("8c 8h", STAND, None)],  # 8: 11 or less, a hit; 16: a stand
+    # 8: 11 or less, a hit; 12 and 16: a stand
+    [("4c 4h", HIT, 10), ("6c 6h", STAND, None), ("8c 8h", STAND, None)],
 )
 def test_a_preselected_split_becomes_a_hit_at_eleven_or_less_else_a_stand_when_short(
     pair, effective, open_total

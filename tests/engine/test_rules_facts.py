@@ -51,6 +51,13 @@ def test_a_game_without_splits_has_no_facts_about_split_hands():
     assert topics[Topic.SPLIT_HANDS] == 1
 
 
+def test_two_hands_bring_the_split_hand_facts_and_three_the_resplitting_of_aces():
+    two = _as_dict(EUROPEAN.replace(max_hands=2))
+    assert two[Topic.DOUBLE_AFTER_SPLIT] is True and two[Topic.HIT_SPLIT_ACES] is False
+    assert Topic.RESPLIT_ACES not in two
+    assert _as_dict(EUROPEAN.replace(max_hands=3))[Topic.RESPLIT_ACES] is False
+
+
 def test_facts_are_listed_in_the_topics_order():
     order = list(Topic)
     for rules in PRESETS.values():

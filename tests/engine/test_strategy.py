@@ -379,3 +379,10 @@ def test_optimal_play_beats_the_chart_but_only_slightly():
     for rules in (AMERICAN, EUROPEAN, DELUXE):
         strategy = strategy_for(rules)
         assert 0 <= strategy.cd_expected_return - strategy.expected_return < 0.0005
+
+
+def test_an_actions_ev_is_read_only_where_the_rules_allow_the_action():
+    evs = strategy_for(EUROPEAN).ev("10,6", "10")  # European has no surrender
+    assert evs.of("hit") == evs.hit and evs.of("stand") == evs.stand
+    with pytest.raises(ValueError, match="surrender is not allowed here"):
+        evs.of("surrender")
