@@ -143,7 +143,9 @@ class Situation:
             (ev for action in self.legal_actions() if (ev := values[action.value]) is not None),
             reverse=True,
         )
-        return legal[0] - legal[1] if len(legal) > 1 else float("inf")
+        if len(legal) < 2:  # a natural: nothing to choose
+            return float("inf")
+        return legal[0] - legal[1]
 
     def is_trivial(self) -> bool:
         """The best action beats every other legal one by more than `TRIVIAL_MARGIN`."""

@@ -517,6 +517,19 @@ def test_a_chart_bot_plays_rp_as_surrender_else_split(
     assert bot(view) is want
 
 
+@pytest.mark.parametrize(
+    ("cards", "up", "row"),
+    [(("A", "7"), "3", "soft 18"), (("10", "6"), "9", "hard 16"), (("6", "6"), "4", "pair 6")],
+)
+def test_a_chart_bot_made_afresh_plays_each_kind_of_row_as_its_chart_says(
+    cards: tuple[str, str], up: str, row: str
+) -> None:
+    # Each kind of row in turn made a surrender (legal in each of these hands): the bot
+    # reads the cell from that kind's row, not from another's or a default.
+    bot = chart_bot(_chart_with(row, up, "R"))
+    assert bot(deal_hand(WITH_SURRENDER, cards, up).view()) is SURRENDER
+
+
 def test_a_chart_bot_refuses_a_code_it_does_not_know() -> None:
     with pytest.raises(ValueError, match="unknown chart code 'X'"):
         chart_bot(_chart_with("hard 12", "4", "X"))

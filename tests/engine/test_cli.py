@@ -123,9 +123,26 @@ def test_edge_prints_the_documented_object_and_set_changes_the_rules():
 
 
 def test_results_are_kept_on_disk_and_no_cache_recomputes(strategy_cache):
+    # Worked out afresh, nothing is read from the store nor kept in it.
+    fresh = run("edge", "--rules", "american", "--no-cache")
+    assert list(strategy_cache.glob("*.json.z")) == []
     first = run("edge", "--rules", "american")
     assert len(list(strategy_cache.glob("*.json.z"))) == 1
-    assert run("edge", "--rules", "american", "--no-cache") == first
+    assert first == fresh
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("decks", "--set takes FIELD=VALUE, not 'decks'"),
+        # Only the first = parts the field from its value.
+        ("name=x=y", "name must be 1 to 40 letters, digits, - or _"),
+    ],
+)
+def test_a_setting_is_a_field_then_its_value(setting, message, capsys):
+    with pytest.raises(SystemExit):
+        main(["edge", "--set", setting], stdin=io.StringIO(""), stdout=io.StringIO())
+    assert capsys.readouterr().err.rstrip().endswith(message)
 
 
 @pytest.mark.parametrize(

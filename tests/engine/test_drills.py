@@ -250,6 +250,42 @@ def test_the_margin_is_the_best_legal_plays_lead_over_the_next(cards, up):
     assert dealt.is_close() is (best - second <= CLOSE_MARGIN)
 
 
+def test_with_only_two_plays_the_margin_is_between_them():
+    no_doubles = EUROPEAN.replace(double_on=DoubleOn.TEN_OR_ELEVEN)
+    dealt = situation("10s 6h", "10d", rules=no_doubles)
+    assert dealt.legal_actions() == (HIT, STAND)
+    assert dealt.margin() == pytest.approx(abs(dealt.evs.hit - dealt.evs.stand))
+
+
+def test_a_natural_has_nothing_to_choose_and_no_margin():
+    assert situation("As Kh", "6d").margin() == float("inf")
+
+
+def test_a_margin_of_exactly_the_trivial_margin_is_not_trivial(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    dealt = situation("10s Kh", "6d")
+    monkeypatch.setattr(drills, "TRIVIAL_MARGIN", dealt.margin())
+    assert not dealt.is_trivial()
+
+
+def test_ten_values_are_dealt_as_any_of_10_j_q_k():
+    rng = random.Random(14)
+    ranks = {
+        card.rank
+        for _ in range(40)
+        for card in Situation.for_cell(EUROPEAN, "pair 10", "10", rng).cards
+    }
+    assert ranks == {"10", "J", "Q", "K"}
+
+
+def test_by_default_about_one_trivial_hand_in_five_is_kept():
+    rng = random.Random(15)
+    default = sum(deal_situation(EUROPEAN, rng).is_trivial() for _ in range(300))
+    always = sum(deal_situation(EUROPEAN, rng, keep_trivial=1).is_trivial() for _ in range(300))
+    assert default < always / 2
+
+
 def test_twenty_against_a_six_is_trivial_and_sixteen_against_a_ten_is_close():
     assert situation("10s Kh", "6d").is_trivial()
     assert situation("10s 6h", "10d").is_close()
@@ -341,7 +377,8 @@ def test_a_situation_is_dealt_from_the_rules_shoe():
 
 
 def test_an_unknown_mode_is_refused():
-    with pytest.raises(ValueError, match="unknown drill mode 'weird'"):
+    modes = ", ".join(drills.MODES)
+    with pytest.raises(ValueError, match=f"unknown drill mode 'weird': choose one of {modes}$"):
         deal_situation(EUROPEAN, random.Random(1), mode="weird")
 
 
