@@ -19,6 +19,12 @@ os.environ.setdefault(
 )
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# Mutation testing (docs/architecture.md) runs the engine's tests once for each of some
+# six thousand mutants: there the property tests try fewer examples, chosen with
+# --hypothesis-profile=mutation.
+settings.register_profile("mutation", max_examples=20, deadline=None)
 
 _DATABASE_FIXTURES = {"db", "transactional_db", "live_server"}
 
