@@ -391,6 +391,8 @@ class LiveTable:
         if type(chips) is not int or chips <= 0:
             raise refused("buy_in_whole")
         self.balances[owner] = self.balances.get(owner, 0) + chips
+        if self.round is not None:
+            self.round.balances_changed()
         self._settle_window(at)
 
     def cash_out(self, owner: str, *, now: Now) -> Chips:

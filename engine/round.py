@@ -403,6 +403,11 @@ class Round:
         decision = Decision.FOLLOW_DOUBLE if self._following is DOUBLE else Decision.FOLLOW_SPLIT
         return Turn(seat.number, self._hand_index, bettor, decision, behind)
 
+    def balances_changed(self) -> None:
+        """Chips came to a balance from outside the round (a live table's buy-in): what
+        the awaited decision can afford is worked out again."""
+        self._legal = None
+
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the awaited decision may take, in a fixed order (empty if none)."""
         if self._legal is not None:

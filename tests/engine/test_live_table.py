@@ -203,6 +203,16 @@ def test_a_bettor_behind_who_does_not_answer_in_time_does_not_follow_the_double(
     assert table.balances == {"ann": 140, "bob": 110}
 
 
+def test_chips_bought_in_during_the_insurance_question_may_insure():
+    # ann bets all her 100 on a pair of aces against an ace: she cannot insure. She buys
+    # in 50 more while the question waits: now she can, before any reload of the table.
+    table = seated(live("As Ah Ad Kc"), ("ann", 1), chips=100)
+    table.bet("ann", 1, 100, now=1.0)
+    assert table.public("ann").legal == (Action.NO_INSURANCE,)
+    table.buy_in("ann", 50, now=2.0)
+    assert table.public("ann").legal == (Action.INSURE, Action.NO_INSURANCE)
+
+
 def test_the_public_view_gives_each_players_chips_and_none_to_a_stranger():
     table = seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 3))
     table.buy_in("bob", 100, now=0.0)
