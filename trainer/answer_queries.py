@@ -67,11 +67,12 @@ def record_answer(*, owner: Owner, drill_id: int, recorded: dict[str, Any]) -> b
         f"UPDATE {quote(Drill._meta.db_table)} SET {assignments} "
         f"WHERE id = %s AND {whose} AND answered_at IS NULL"
     )
-    statement = tallies.answer_statement(connection, update, _COUNTED_COLUMNS)
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*values, drill_id, *whom])
-        if statement is update:
+        if connection.vendor != "postgresql":  # SQLite: a trigger counts the tallies
+            cursor.execute(update, [*values, drill_id, *whom])
             return bool(cursor.rowcount == 1)
+        counted = tallies.answer_statement(connection, update, _COUNTED_COLUMNS)
+        cursor.execute(counted, [*values, drill_id, *whom])
         return bool(cursor.fetchone()[0] == 1)
 
 

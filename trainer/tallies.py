@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections
+from django.db import connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Q, QuerySet
 
@@ -67,7 +67,7 @@ _DATES = {
     },
     "sqlite": {
         "day": "date({r}answered_at)",
-        "week": "date({r}answered_at, 'weekday 0', '-6 days')",
+        "week": "date(date({r}answered_at), 'weekday 0', '-6 days')",
         "bucket": f"min({{r}}response_ms, {RESPONSE_CAP_MS}) / {RESPONSE_BUCKET_MS}",
     },
 }
@@ -130,11 +130,9 @@ def _upserts(connection: BaseDatabaseWrapper, *, source: str, where: str, r: str
 
 
 def answer_statement(connection: BaseDatabaseWrapper, update: str, returning: str) -> str:
-    """The drill answer's one statement: its ``update`` (PostgreSQL: with the tallies of
-    the row it answers, counted in the same statement; SQLite: the trigger counts them).
-    Either way it returns the number of rows answered."""
-    if connection.vendor != "postgresql":
-        return update
+    """PostgreSQL's drill answer in one statement: its ``update``, and the upserts of the
+    tallies of the row it answers (``returning`` its columns they count) in a CTE; it
+    selects the number of rows answered."""
     upserts = ",\n".join(
         f"counted_{n} AS ({upsert})"
         for n, upsert in enumerate(_upserts(connection, source="answered", where="TRUE"))
@@ -188,12 +186,13 @@ def recount(owners: Iterable[Owner], *, using: str = "default") -> None:
 
 def rebuild(owner: Owner | None = None, *, using: str = "default") -> None:
     """Count every tally again from the answers: one owner's, or (None) everyone's."""
-    if owner is not None:
-        recount([owner], using=using)
-        return
-    for kind in _KINDS:
-        kind.model._default_manager.using(using).all().delete()
-    _count("TRUE", [], using=using)
+    with transaction.atomic(using=using):
+        if owner is not None:
+            recount([owner], using=using)
+            return
+        for kind in _KINDS:
+            kind.model._default_manager.using(using).all().delete()
+        _count("TRUE", [], using=using)
 
 
 def _count(where: str, params: list[Any], *, using: str) -> None:
