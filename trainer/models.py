@@ -163,10 +163,11 @@ class Drill(PlayerRecord):
         adding = self._state.adding
         with transaction.atomic(using=kwargs.get("using")):
             super().save(*args, **kwargs)
+            using = self._state.db or "default"
             if adding:
-                tallies.count_in([self.pk], using=self._state.db)
+                tallies.count_in([self.pk], using=using)
             else:
-                tallies.recount({tallies.owner_of(self)}, using=self._state.db)
+                tallies.recount({tallies.owner_of(self)}, using=using)
         return None
 
     @property

@@ -22,7 +22,7 @@ written here once and run from wherever answers come from:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -174,7 +174,8 @@ def recount(owners: Iterable[Owner], *, using: str = "default") -> None:
     whose = Q(user_id__in=accounts) | Q(user__isnull=True, guest_token__in=guests)
     for kind in _KINDS:
         kind.model._default_manager.using(using).filter(whose).delete()
-    conditions, params = [], []
+    conditions: list[str] = []
+    params: list[int | str] = []
     if accounts:
         conditions.append(f"user_id IN ({', '.join(['%s'] * len(accounts))})")
         params += accounts
@@ -195,7 +196,7 @@ def rebuild(owner: Owner | None = None, *, using: str = "default") -> None:
         _count("TRUE", [], using=using)
 
 
-def _count(where: str, params: list[Any], *, using: str) -> None:
+def _count(where: str, params: Sequence[int | str], *, using: str) -> None:
     connection = connections[using]
     table = connection.ops.quote_name(Drill._meta.db_table)
     answered = f"answered_at IS NOT NULL AND ({where})"

@@ -142,20 +142,19 @@ def play_a_round(owner: Owner, rng: random.Random, *, coach: bool) -> None:
         owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, "you")],
         coach=coach, shoe=Shoe.stacked(cards),
     )  # fmt: skip
-    ids = {"owner": owner, "session_id": session.pk}
-    practice_chip(**ids, version=session.version, chip=10)
-    practice_deal(**ids, version=session.version + 1)
+    practice_chip(owner=owner, session_id=session.pk, version=session.version, chip=10)
+    practice_deal(owner=owner, session_id=session.pk, version=session.version + 1)
     for _ in range(60):
         session = PracticeSession.objects.get(pk=session.pk)
         table = Table.from_json(session.state)
         if not table.players_turn or table.round is None:
             return
         if session.held_action and rng.random() < 0.5:
-            practice_take_back(**ids, version=session.version)
+            practice_take_back(owner=owner, session_id=session.pk, version=session.version)
             continue
         action = session.held_action or rng.choice(table.round.legal_actions()).value
         try:
-            practice_act(**ids, version=session.version, action=action)
+            practice_act(owner=owner, session_id=session.pk, version=session.version, action=action)
         except TableRefused:
             return
 
