@@ -196,8 +196,13 @@ class Tally(models.Model):
 
 
 def _one_per_owner(name: str, *keys: str) -> list[models.BaseConstraint]:
-    """A tally's key, unique for each account and for each guest: what its upserts find."""
+    """A tally's key, unique for each account and for each guest (what its upserts find),
+    and its owner, one or the other."""
     return [
+        models.CheckConstraint(
+            condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+            name=f"{name}_has_an_owner",
+        ),
         models.UniqueConstraint(
             fields=["user", *keys], condition=models.Q(user__isnull=False), name=f"{name}_account"
         ),
