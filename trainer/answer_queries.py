@@ -6,6 +6,9 @@ statements through the ORM took 0.6 ms of the request's 1.7; written out they ta
 tenth of that. They are still the model's: the table and every value's conversion come
 from ``Drill``, the read returns a ``Drill``, both are scoped like any selector, and
 ``tests/trainer/test_answer_queries.py`` reads what they write back through the ORM.
+
+The write also counts the answer in the player's tallies (`trainer.tallies`), in the same
+statement: progress reads those, and the answer gains no round trip (see `record_answer`).
 """
 
 from __future__ import annotations
@@ -15,9 +18,15 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import Field
 
+from trainer import tallies
 from trainer.models import Drill
 from trainer.owners import Owner
 
+#: What the tallies count of an answered row (`trainer.tallies.answer_statement`).
+_COUNTED_COLUMNS = (
+    'user_id, guest_token, rules_name, source, answered_at, "row", up_column, action, '
+    "correct_action, late, ev_lost, response_ms"
+)
 #: What grading and the feedback read; the rest of the row is left unloaded.
 _ISSUED_COLUMNS = (
     "id, rules_name, rules, cards, up, issued_at, answered_at, time_limit, "
@@ -41,7 +50,9 @@ def record_answer(*, owner: Owner, drill_id: int, recorded: dict[str, Any]) -> b
     whether they were stored.
 
     The one conditional ``UPDATE`` is what makes an answer count once: of two racing
-    answers (a double click, a replay) exactly one finds the drill unanswered.
+    answers (a double click, a replay) exactly one finds the drill unanswered. The
+    answer's tallies (`trainer.tallies`) are counted by the same statement: on PostgreSQL
+    it carries their upserts in a CTE, on SQLite a trigger adds them.
     """
     connection = connections[router.db_for_write(Drill)]
     quote = connection.ops.quote_name
@@ -52,13 +63,17 @@ def record_answer(*, owner: Owner, drill_id: int, recorded: dict[str, Any]) -> b
         for field, value in zip(fields, recorded.values(), strict=True)
     ]
     whose, whom = _whose(owner)
+    update = (
+        f"UPDATE {quote(Drill._meta.db_table)} SET {assignments} "
+        f"WHERE id = %s AND {whose} AND answered_at IS NULL"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(Drill._meta.db_table)} SET {assignments} "
-            f"WHERE id = %s AND {whose} AND answered_at IS NULL",
-            [*values, drill_id, *whom],
-        )
-        return bool(cursor.rowcount == 1)
+        if connection.vendor != "postgresql":  # SQLite: a trigger counts the tallies
+            cursor.execute(update, [*values, drill_id, *whom])
+            return bool(cursor.rowcount == 1)
+        counted = tallies.answer_statement(connection, update, _COUNTED_COLUMNS)
+        cursor.execute(counted, [*values, drill_id, *whom])
+        return bool(cursor.fetchone()[0] == 1)
 
 
 def _whose(owner: Owner) -> tuple[str, list[int | str]]:

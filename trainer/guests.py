@@ -2,8 +2,8 @@
 
 Every visit without a session cookie (a crawler's included) makes a session and a drill,
 so guest rows would only ever grow. A guest is known by the token their session keeps;
-once they have not been back for the retention period, their session, drills and practice
-tables are deleted together, so an active guest never loses half their history.
+once they have not been back for the retention period, their session, drills, tallies and
+practice tables are deleted together, so an active guest never loses half their history.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from trainer import tallies
 from trainer.models import Drill, PracticeSession
 
 
@@ -50,6 +51,7 @@ def guests_expire(*, idle_since: datetime) -> Expired:
             .exclude(guest_token__in=seen_at_tables)
             .delete()
         )
+        tallies.forget_guests(Q(guest_token__in=seen_in_drills) | Q(guest_token__in=seen_at_tables))
         sessions = _sessions_expire(idle_since=idle_since)
     return Expired(
         sessions=sessions,

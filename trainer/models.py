@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
 from engine.events import StakeSettled
@@ -35,11 +35,37 @@ class PlayerRecord(models.Model):
         ]
 
 
+class DrillQuerySet(models.QuerySet["Drill"]):
+    def update(self, **fields: Any) -> int:
+        """Update the rows, and when that changes what the tallies count (an answered
+        decision's owner, rules set, time, cell or grade), recount their owners' tallies
+        (`trainer.tallies`): nothing written through the ORM leaves them stale."""
+        from trainer import tallies
+
+        if tallies.COUNTED_FIELDS.isdisjoint(fields):
+            return super().update(**fields)
+        with transaction.atomic(using=self.db):
+            owners = tallies.owners_of(self) | tallies.owners_in(fields)
+            updated = super().update(**fields)
+            tallies.recount(owners, using=self.db)
+        return updated
+
+    def update_counted_apart(self, **fields: Any) -> int:
+        """Update the rows and leave the tallies alone: for a caller that moves them
+        itself, in the same transaction (`trainer.tallies.adopt`)."""
+        return super().update(**fields)
+
+
 class Drill(PlayerRecord):
     """A decision issued to one player (an account, or a guest), then answered.
 
     The situation is issued by the server and remembered, so an answer is only ever
     accepted for a drill this player was dealt, and only once.
+
+    Every answered decision is counted in its owner's tallies (`trainer.tallies`) in the
+    transaction that writes it: saved answered (a practice decision), answered by the
+    drill answer's UPDATE, or changed by an ``update()``. Rows written around the ORM (a
+    bulk import, a restore) need ``manage.py tallies_rebuild``.
     """
 
     class Source(models.TextChoices):
@@ -83,6 +109,8 @@ class Drill(PlayerRecord):
     #: counts as the player's answer (progress); the round's record shows the play made.
     taken_back = models.BooleanField(default=False)
 
+    objects = DrillQuerySet.as_manager()
+
     class Meta(PlayerRecord.Meta):
         indexes = [
             models.Index(fields=["user", "-issued_at"]),
@@ -125,10 +153,101 @@ class Drill(PlayerRecord):
     def __str__(self) -> str:
         return f"{self.cards} v {self.up} ({self.rules_name})"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save the drill; an answered one is counted in its owner's tallies (recounted
+        if it was saved before), in the same transaction."""
+        from trainer import tallies
+
+        if self.answered_at is None:
+            return super().save(*args, **kwargs)
+        adding = self._state.adding
+        with transaction.atomic(using=kwargs.get("using")):
+            super().save(*args, **kwargs)
+            using = self._state.db or "default"
+            if adding:
+                tallies.count_in([self.pk], using=using)
+            else:
+                tallies.recount({tallies.owner_of(self)}, using=using)
+        return None
+
     @property
     def is_correct(self) -> bool:
         """Answered in time with the right play."""
         return bool(self.answered_at) and self.action == self.correct_action and not self.late
+
+
+class Tally(models.Model):
+    """Counts of one player's answered decisions under one key, kept up to date with each
+    answer (`trainer.tallies`) so that progress reads these and never the answers."""
+
+    # No index of its own: the accounts' unique constraint leads with the user.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, db_index=False
+    )
+    guest_token = models.CharField(max_length=40, blank=True)
+    rules_name = models.CharField(max_length=60)
+    answered = models.PositiveIntegerField()
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.answered} answered ({self.rules_name})"
+
+
+def _one_per_owner(name: str, *keys: str) -> list[models.BaseConstraint]:
+    """A tally's key, unique for each account and for each guest (what its upserts find),
+    and its owner, one or the other."""
+    return [
+        models.CheckConstraint(
+            condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+            name=f"{name}_has_an_owner",
+        ),
+        models.UniqueConstraint(
+            fields=["user", *keys], condition=models.Q(user__isnull=False), name=f"{name}_account"
+        ),
+        models.UniqueConstraint(
+            fields=["guest_token", *keys],
+            condition=models.Q(user__isnull=True),
+            name=f"{name}_guest",
+        ),
+    ]
+
+
+class DayTally(Tally):
+    """Answers per UTC day and source (drill or practice round): the accuracy line."""
+
+    day = models.DateField()
+    source = models.CharField(max_length=8, choices=Drill.Source.choices)
+    #: Right and in time.
+    correct = models.PositiveIntegerField()
+    lost = models.DecimalField(max_digits=15, decimal_places=6)
+
+    class Meta:
+        constraints = _one_per_owner("day_tally", "rules_name", "day", "source")
+
+
+class CellTally(Tally):
+    """Answers per chart cell: the heat map, the kinds of hand, the weakest cells."""
+
+    row = models.CharField(max_length=12)
+    up_column = models.CharField(max_length=2)
+    correct = models.PositiveIntegerField()
+    lost = models.DecimalField(max_digits=15, decimal_places=6)
+
+    class Meta:
+        constraints = _one_per_owner("cell_tally", "rules_name", "row", "up_column")
+
+
+class ResponseTally(Tally):
+    """Drill answers' response times per week (from Monday), as a histogram of steps of
+    `trainer.tallies.RESPONSE_BUCKET_MS` (the longest in the last)."""
+
+    week = models.DateField()
+    bucket = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = _one_per_owner("response_tally", "rules_name", "week", "bucket")
 
 
 class Preferences(models.Model):

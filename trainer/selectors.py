@@ -10,11 +10,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Q, QuerySet, Sum, Value
-from django.db.models.functions import Least, TruncDate, TruncWeek
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.http import Http404, HttpRequest
 
 from engine.bots import Bot, hard_bot
@@ -26,9 +27,21 @@ from engine.rules import PRESETS, Rules, preset
 from engine.strategy import Strategy, strategy_for
 from engine.table import PublicTable
 from trainer.export import READ_FIELDS
-from trainer.models import Bet, Drill, PracticeRound, PracticeSession
+from trainer.models import (
+    Bet,
+    CellTally,
+    DayTally,
+    Drill,
+    PracticeRound,
+    PracticeSession,
+    ResponseTally,
+)
 from trainer.owners import Owner
 from trainer.practice_table import TableSnapshot
+
+# The histogram's steps, counted by the tallies (the progress page reads them from here).
+from trainer.tallies import RESPONSE_BUCKET_MS as RESPONSE_BUCKET_MS
+from trainer.tallies import RESPONSE_CAP_MS as RESPONSE_CAP_MS
 
 if TYPE_CHECKING:  # bet_history reads the table's labels, whose module reads these
     from trainer.bet_history import SeatKey
@@ -117,13 +130,9 @@ def dealt_drill(drill: Drill) -> DealtDrill:
 # The progress page ------------------------------------------------------------------------
 
 #: The accuracy line's periods: a point a day, or a point a week (from Monday).
-PERIODS = {"day": TruncDate, "week": TruncWeek}
+PERIODS = ("day", "week")
 #: How far back the streak is looked for (a longer one shows as "at least").
 STREAK_WINDOW = 500
-#: Response times are counted in steps of this many milliseconds, up to the cap (a longer
-#: answer counts as the cap: a median never needs it).
-RESPONSE_BUCKET_MS = 100
-RESPONSE_CAP_MS = 60_000
 
 
 @dataclass(frozen=True)
@@ -152,44 +161,37 @@ def progress_answers(
     owner: Owner, period: str = "day", rules_name: str | None = None
 ) -> ProgressAnswers:
     """Every answer the progress page counts, in four queries whatever the history's
-    length (five for a set of the player's own rules, to find its chart).
+    length (five for a set of the player's own rules, to find its chart): the player's
+    tallies (`trainer.tallies`), and of the answers only the latest few, by index.
 
     Drill answers and practice-round decisions count alike; ``period`` is "day" or "week";
     ``rules_name`` defaults to (and an unknown one falls back to) the most trained set.
     """
-    answered = Drill.objects.filter(**owner.filter(), answered_at__isnull=False)
-    right = Count("pk", filter=Q(action=F("correct_action"), late=False))
-    # One query for every rules set: the choices' counts come with the chosen set's rows.
-    by_period = list(
-        answered.annotate(day=PERIODS[period]("answered_at"))
-        .values("day", "source", "rules_name")
-        .annotate(n=Count("pk"), right=right, lost=Sum("ev_lost"))
-        .order_by("day")
+    days = DayTally.objects.filter(**owner.filter()).order_by("day")
+    by_period = _by_period(
+        days.values_list("day", "source", "rules_name", "answered", "correct", "lost"), period
     )
     counts: dict[str, int] = {}
     for row in by_period:
         counts[row["rules_name"]] = counts.get(row["rules_name"], 0) + row["n"]
     if rules_name not in counts:
         rules_name = min(counts, key=lambda name: (-counts[name], name), default="")
-    answered = answered.filter(rules_name=rules_name)
-    by_cell = list(
-        answered.values("row", "up_column").annotate(
-            n=Count("pk"), right=right, lost=Sum("ev_lost")
+    cells = CellTally.objects.filter(**owner.filter(), rules_name=rules_name)
+    by_cell = [
+        {"row": row, "up_column": up, "n": n, "right": right, "lost": lost}
+        for row, up, n, right, lost in cells.values_list(
+            "row", "up_column", "answered", "correct", "lost"
         )
+    ]
+    response_times = list(
+        ResponseTally.objects.filter(**owner.filter(), rules_name=rules_name)
+        .order_by("week", "bucket")
+        .values("week", "bucket", n=F("answered"))
+    )
+    answered = Drill.objects.filter(
+        **owner.filter(), rules_name=rules_name, answered_at__isnull=False
     )
     recent = answered.order_by("-answered_at").values_list("action", "correct_action", "late")
-    # The medians are worked out from a histogram: a bounded number of rows however long
-    # the history, and the same SQL on PostgreSQL and SQLite (which has no median).
-    response_times = list(
-        answered.filter(source=Drill.Source.DRILL, response_ms__isnull=False)
-        .annotate(
-            week=TruncWeek("answered_at"),
-            bucket=Least(F("response_ms"), Value(RESPONSE_CAP_MS)) / RESPONSE_BUCKET_MS,
-        )
-        .values("week", "bucket")
-        .annotate(n=Count("pk"))
-        .order_by("week", "bucket")
-    )
     return ProgressAnswers(
         rules_name=rules_name,
         answered_by_rules=counts,
@@ -200,6 +202,30 @@ def progress_answers(
         chart=_chart_of(answered, rules_name) if by_cell else None,
         response_times=response_times,
     )
+
+
+def _by_period(
+    days: Iterable[tuple[date, str, str, int, int, Decimal]], period: str
+) -> list[dict[str, Any]]:
+    """The day tallies as the accuracy line counts them: per day, or summed per week
+    (from Monday); in the periods' order."""
+    if period != "week":
+        return [
+            {"day": d, "source": s, "rules_name": r, "n": n, "right": c, "lost": lost}
+            for d, s, r, n, c, lost in days
+        ]
+    weeks: dict[tuple[date, str, str], dict[str, Any]] = {}
+    for day, source, rules_name, n, right, lost in days:
+        monday = day - timedelta(days=day.weekday())
+        week = weeks.setdefault(
+            (monday, source, rules_name),
+            {"day": monday, "source": source, "rules_name": rules_name, "n": 0, "right": 0,
+             "lost": Decimal(0)},
+        )  # fmt: skip
+        week["n"] += n
+        week["right"] += right
+        week["lost"] += lost
+    return list(weeks.values())
 
 
 def _chart_of(answered: QuerySet[Drill], rules_name: str) -> Chart | None:

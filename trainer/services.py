@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from engine.drills import MODES, Situation, deal_in_cell, deal_situation
 from engine.errors import IllegalActionError
 from engine.rules import EUROPEAN, Rules
-from trainer import answer_queries
+from trainer import answer_queries, tallies
 from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.selectors import situation_or_none
@@ -42,7 +42,8 @@ def drills_adopt(*, guest_token: str, user_id: int) -> int:
     """Give a guest's drills to the account they signed up or logged in as.
 
     One drill waits at a time: the guest's, on their screen, takes the place of one the
-    account left unanswered elsewhere (nothing answered is lost).
+    account left unanswered elsewhere (nothing answered is lost). The guest's tallies are
+    added into the account's.
     """
     guests = Drill.objects.filter(user__isnull=True, guest_token=guest_token)
     with transaction.atomic():
@@ -50,7 +51,8 @@ def drills_adopt(*, guest_token: str, user_id: int) -> int:
             Drill.objects.filter(
                 user_id=user_id, source=Drill.Source.DRILL, answered_at__isnull=True
             ).delete()
-        return guests.update(user_id=user_id, guest_token="")
+        tallies.adopt(guest_token=guest_token, user_id=user_id)
+        return guests.update_counted_apart(user_id=user_id, guest_token="")
 
 
 def drill_issue(
