@@ -24,6 +24,8 @@ from trainer.selectors import RESPONSE_BUCKET_MS, ProgressAnswers
 from trainer.shares import share
 
 KINDS: dict[str, Promise] = {"hard": _("Hard totals"), "soft": _("Soft totals"), "pair": _("Pairs")}
+#: How many days (or weeks) the accuracy line draws, the latest.
+SHOWN_PERIODS = 90
 SOURCES: dict[str, Promise] = {
     Drill.Source.DRILL: _("Drills"),
     Drill.Source.PLAY: _("Practice rounds"),
@@ -119,7 +121,10 @@ class Progress:
     rules_sets: tuple[RulesSet, ...]
     total: Tally
     period: str
+    #: The latest `SHOWN_PERIODS` periods, drawn and listed; ``earlier`` counts the rest
+    #: (in the totals, not drawn: two years by day would be a line nobody can read).
     days: tuple[DayPoint, ...]
+    earlier: int
     line: Line
     kinds: tuple[tuple[Promise, Tally], ...]
     sources: tuple[tuple[Promise, Tally], ...]
@@ -148,6 +153,7 @@ class Progress:
             by_period.setdefault(day, []).append(tally)
             by_source.setdefault(row["source"], []).append(tally)
         days = tuple(DayPoint(day, _sum(tallies)) for day, tallies in by_period.items())
+        shown = days[-SHOWN_PERIODS:]
         cells = {
             (row["row"], row["up_column"]): Tally(row["n"], row["right"], float(row["lost"] or 0))
             for row in answers.by_cell
@@ -163,8 +169,9 @@ class Progress:
             rules_sets=rules_sets,
             total=_sum(point.tally for point in days),
             period=answers.period,
-            days=days,
-            line=Line.of(days),
+            days=shown,
+            earlier=len(days) - len(shown),
+            line=Line.of(shown),
             kinds=tuple(
                 (title, _sum(t for (row, _up), t in cells.items() if row.startswith(kind)))
                 for kind, title in KINDS.items()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.http import Http404, HttpRequest
+from django.utils import timezone
 
 from engine.bots import Bot, hard_bot
 from engine.chart_vocabulary import Chart
@@ -133,6 +134,8 @@ def dealt_drill(drill: Drill) -> DealtDrill:
 PERIODS = ("day", "week")
 #: How far back the streak is looked for (a longer one shows as "at least").
 STREAK_WINDOW = 500
+#: How many weeks of answer times the page shows, the latest (a year).
+RESPONSE_WEEKS = 52
 
 
 @dataclass(frozen=True)
@@ -158,15 +161,20 @@ class ProgressAnswers:
 
 
 def progress_answers(
-    owner: Owner, period: str = "day", rules_name: str | None = None
+    owner: Owner,
+    period: str = "day",
+    rules_name: str | None = None,
+    today: date | None = None,
 ) -> ProgressAnswers:
     """Every answer the progress page counts, in four queries whatever the history's
     length (five for a set of the player's own rules, to find its chart): the player's
     tallies (`trainer.tallies`), and of the answers only the latest few, by index.
 
     Drill answers and practice-round decisions count alike; ``period`` is "day" or "week";
-    ``rules_name`` defaults to (and an unknown one falls back to) the most trained set.
+    ``rules_name`` defaults to (and an unknown one falls back to) the most trained set;
+    answer times are read for the `RESPONSE_WEEKS` up to ``today`` (UTC; default now).
     """
+    today = today or timezone.now().date()
     days = DayTally.objects.filter(**owner.filter()).order_by("day")
     by_period = _by_period(
         days.values_list("day", "source", "rules_name", "answered", "correct", "lost"), period
@@ -184,7 +192,9 @@ def progress_answers(
         )
     ]
     response_times = list(
-        ResponseTally.objects.filter(**owner.filter(), rules_name=rules_name)
+        ResponseTally.objects.filter(
+            **owner.filter(), rules_name=rules_name, week__gte=_first_week_shown(today)
+        )
         .order_by("week", "bucket")
         .values("week", "bucket", n=F("answered"))
     )
@@ -202,6 +212,11 @@ def progress_answers(
         chart=_chart_of(answered, rules_name) if by_cell else None,
         response_times=response_times,
     )
+
+
+def _first_week_shown(today: date) -> date:
+    """The Monday `RESPONSE_WEEKS` weeks back, this week included."""
+    return today - timedelta(days=today.weekday(), weeks=RESPONSE_WEEKS - 1)
 
 
 def _by_period(

@@ -18,7 +18,7 @@ from engine.strategy import strategy_for
 from trainer import analyses, selectors
 from trainer.models import Drill
 from trainer.owners import Owner
-from trainer.progress import Progress
+from trainer.progress import SHOWN_PERIODS, Progress
 
 pytestmark = pytest.mark.django_db
 URL = "/progress/"
@@ -69,6 +69,22 @@ def test_the_totals_streak_and_categories(client: Client, ann: User) -> None:
     assert len(progress.days) == 3
     assert "<polyline" in html
     assert "75%" in html
+
+
+def test_the_line_draws_the_latest_days_and_the_totals_count_every_one(
+    client: Client, ann: User
+) -> None:
+    for days_ago in range(SHOWN_PERIODS + 5):
+        answered(ann, "hard 16", "10", right=days_ago % 2 == 0, days_ago=days_ago)
+    response = client.get(URL)
+    progress = response.context["progress"]
+    assert (len(progress.days), progress.earlier) == (SHOWN_PERIODS, 5)
+    assert progress.days[-1].day == timezone.now().date()  # the latest, not the first
+    assert len(progress.line.dots) == SHOWN_PERIODS
+    assert progress.total.answered == SHOWN_PERIODS + 5
+    assertContains(response, f"The line shows the latest {SHOWN_PERIODS} days")
+    by_week = client.get(URL, {"by": "week"}).context["progress"]
+    assert by_week.earlier == 0 and sum(p.tally.answered for p in by_week.days) == 95
 
 
 def test_the_weakest_cells_come_first(client: Client, ann: User) -> None:

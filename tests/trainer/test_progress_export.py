@@ -115,18 +115,32 @@ def test_the_progress_page_links_the_export(client: Client) -> None:
 
 def test_the_median_response_time_is_shown_week_by_week(client: Client) -> None:
     ann = login(client, "ann")
-    monday = timezone.now().replace(year=2026, month=11, day=16, hour=12)
+    now = timezone.now().replace(hour=12)
+    monday = now - timedelta(weeks=2, days=now.weekday())
     for offset, ms in ((0, 900), (1, 2300), (2, 12000)):  # median 2300: its step 2.3–2.4 s
         answered(ann, when=monday + timedelta(days=offset), ms=ms)
     answered(ann, when=monday + timedelta(days=7), ms=1250)  # the next week: 1.2–1.3 s
     answered(ann, when=monday + timedelta(days=7), ms=None)  # no time stored: left out
     answered(ann, when=monday + timedelta(days=8), ms=500, source="play")  # drills only
     progress = client.get("/progress/").context["progress"]
-    assert [(week.isoformat(), seconds) for week, seconds in progress.response_weeks] == [
-        ("2026-11-16", pytest.approx(2.35)),
-        ("2026-11-23", pytest.approx(1.25)),
+    assert [(week, seconds) for week, seconds in progress.response_weeks] == [
+        (monday.date(), pytest.approx(2.35)),
+        ((monday + timedelta(days=7)).date(), pytest.approx(1.25)),
     ]
     assertContains(client.get("/progress/"), "2.35 s")
+
+
+def test_answer_times_are_shown_for_the_latest_year(client: Client) -> None:
+    ann = login(client, "ann")
+    now = timezone.now()
+    answered(ann, when=now - timedelta(weeks=53), ms=4000)
+    answered(ann, when=now - timedelta(weeks=50), ms=3000)
+    answered(ann, when=now, ms=2000)
+    progress = client.get("/progress/").context["progress"]
+    assert [seconds for _, seconds in progress.response_weeks] == [
+        pytest.approx(3.05), pytest.approx(2.05),
+    ]  # fmt: skip
+    assert progress.total.answered == 3  # every answer counts in the totals
 
 
 def test_very_long_answers_count_at_the_cap() -> None:
