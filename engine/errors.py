@@ -43,7 +43,7 @@ class RulesError(EngineError, ValueError):
         message: str,
         *,
         field: str | None = None,
-        code: str = "invalid",
+        code: str,
         allowed: Allowed | None = None,
     ) -> None:
         super().__init__(message)
@@ -51,7 +51,7 @@ class RulesError(EngineError, ValueError):
         self.field = field
         #: What is wrong: ``range``, ``unknown_field``, ``unknown_preset``, or the name of a
         #: contradiction (``original_bets_with_peek``, ``resplit_aces_hands``,
-        #: ``seats_over_max``); ``invalid`` otherwise.
+        #: ``seats_over_max``).
         self.code = code
         #: For ``range``: the field's range (`engine.rules.ALLOWED`).
         self.allowed = allowed

@@ -598,14 +598,12 @@ class LiveTable:
         return seats + sides
 
     def _in_play(self, owner: str) -> bool:
-        rnd = self.round
-        if rnd is None or rnd.phase in _OVER:
-            return False
+        """Whether the owner has a stake in the round in play: a seat's, behind or a pair."""
         return any(
             seat.owner == owner
             or any(behind.owner == owner for behind in seat.behind)
             or any(bettor == owner for bettor, _ in seat.pair_bets)
-            for seat in rnd.seats
+            for seat in self._round_in_play().seats
         )
 
     # Reading the table -----------------------------------------------------------------

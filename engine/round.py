@@ -128,7 +128,7 @@ class Outcome:
 
     def net(self, owner: str) -> Chips:
         """Chips the owner won (positive) or lost over the whole round."""
-        return sum((s.returned - s.staked for s in self.settlements if s.owner == owner), start=0)
+        return sum(s.returned - s.staked for s in self.settlements if s.owner == owner)
 
 
 class Round:

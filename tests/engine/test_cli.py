@@ -193,7 +193,7 @@ def test_bad_rules_never_give_a_traceback():
 
 def test_an_engine_error_of_a_command_exits_2_with_its_message(capsys, monkeypatch):
     def refuse(rules, *args, **kwargs):
-        raise RulesError("the analysis cannot do that", field="decks")
+        raise RulesError("the analysis cannot do that", field="decks", code="range")
 
     monkeypatch.setattr("engine.__main__.simulate", refuse)
     with pytest.raises(SystemExit) as exit_:

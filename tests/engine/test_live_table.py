@@ -363,6 +363,25 @@ def test_a_refused_move_in_a_round_says_why_and_changes_nothing(attempt, message
     assert json_of(table) == before
 
 
+@pytest.mark.parametrize("stake", ["behind", "pair", None])
+def test_in_a_round_only_a_person_without_a_stake_in_it_may_cash_out(stake):
+    table = refusals_table()
+    if stake == "behind":
+        table.bet_behind("guest", 1, 10, now=0.5)
+    if stake == "pair":
+        table.pair_bet("guest", 1, 10, now=0.5)
+    table.bet("bob", 1, 20, now=1.0)
+    table.bet("ann", 3, 20, now=2.0)
+    table.bet("ann", 5, 20, now=2.0)
+    assert table.stage is Stage.PLAYING
+    if stake is None:
+        assert table.cash_out("guest", now=3.0) == 100
+        return
+    with pytest.raises(IllegalActionError, match="^you have bets in play"):
+        table.cash_out("guest", now=3.0)
+    assert table.balances["guest"] == 90
+
+
 def test_cash_out_returns_every_chip_and_frees_the_seats_between_rounds():
     # ann's 19 loses to the dealer's 9 7 5 = 21: 80 chips left. Betting opens at 7.
     table = seated(live("10s 9h 9d 7c 5c"), ("ann", 2))

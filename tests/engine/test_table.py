@@ -162,6 +162,29 @@ def test_cards_are_dealt_one_to_each_seat_lowest_first_then_up_card_then_hole_ca
     ]
 
 
+def test_the_public_view_shows_the_seats_chips_and_round_as_they_are():
+    table = stacked(ORDER_SHOE, player_seat=3, bots=ORDER_BOTS)
+    before = table.public()
+    assert (before.rules, before.limits, before.player_seat) == (EUROPEAN, LIMITS, 3)
+    assert [(s.number, s.owner, s.tier, s.balance, s.hands) for s in before.seats] == [
+        (1, bot_owner(1), "easy", 100, ()),
+        (3, PLAYER, None, 100, ()),
+        (5, bot_owner(5), "easy", 100, ()),
+    ]
+    assert (before.phase, before.turn, before.decision, before.shuffled) == (None,) * 4
+    table.deal(20)
+    public = table.public()
+    player = public.seats[1]
+    # The bot at seat 1 bet the minimum and has played its 10 4 (it hit the 10c: 24).
+    assert (player.balance, public.seats[0].balance) == (80, 100 - LIMITS.minimum)
+    assert player.hands == (PublicHand((Card("9", "h"), Card("3", "h")), 20),)
+    assert [len(hand.cards) for hand in public.seats[0].hands] == [3]
+    assert all(seat.pair_bets == () and seat.bets_behind == () for seat in public.seats)
+    assert public.phase is Phase.PLAYER_TURNS and public.turn == Turn(3, 0, PLAYER)
+    assert public.decision is not None and public.decision.seat == 3
+    assert (public.cut_card_out, public.shuffled) == (False, None)
+
+
 def test_bots_before_the_player_have_acted_when_the_players_turn_comes():
     table = stacked(ORDER_SHOE, player_seat=3, bots=ORDER_BOTS)
     table.deal(20)
@@ -926,6 +949,13 @@ def test_from_json_of_malformed_data_raises_state_error(
     Table.from_json(json.loads(json.dumps(data)))  # the unspoiled data is fine
     spoil(data)
     with pytest.raises(StateError, match="not a valid table"):
+        Table.from_json(data)
+
+
+def test_a_stored_table_without_the_players_balance_is_refused_saying_so() -> None:
+    data = stacked(ORDER_SHOE).to_json()
+    del data["balances"][PLAYER]
+    with pytest.raises(StateError, match="^not a valid table: a table keeps the player's balance$"):
         Table.from_json(data)
 
 
