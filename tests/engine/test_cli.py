@@ -58,6 +58,14 @@ def test_bad_arguments_print_usage_and_exit_with_status_2(argv, capsys):
     assert "usage:" in capsys.readouterr().err
 
 
+def test_help_names_the_command_and_says_what_it_does(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: python -m engine ")
+    assert "The engine's command line" in shown
+
+
 def test_play_runs_rounds_from_the_keyboard_until_the_player_stops():
     output = run("play", "--seed", "3", stdin="s\nn\n")
     assert "your move" in output and "chips" in output

@@ -213,6 +213,13 @@ def test_chips_bought_in_during_the_insurance_question_may_insure():
     assert table.public("ann").legal == (Action.INSURE, Action.NO_INSURANCE)
 
 
+def test_two_live_tables_are_equal_only_in_the_same_state():
+    table = seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 3))
+    assert table == LiveTable.from_json(table.to_json())
+    assert table != seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 2))
+    assert table != table.to_json()
+
+
 def test_the_public_view_gives_each_players_chips_and_none_to_a_stranger():
     table = seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 3))
     table.buy_in("bob", 100, now=0.0)

@@ -71,8 +71,9 @@ def test_rules_round_trip_through_json():
 
 
 def test_an_unknown_preset_names_the_known_ones():
-    with pytest.raises(RulesError, match="european"):
+    with pytest.raises(RulesError, match="european") as refusal:
         preset("vegas")
+    assert refusal.value.code == "unknown_preset"
 
 
 # Every field's documented range (shared/RULES.md and issue 10): these are the casino's,

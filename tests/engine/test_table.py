@@ -400,7 +400,7 @@ def test_an_action_the_table_does_not_know_or_offer_is_refused(action: Any, keyw
         pytest.param({"player_seat": 8}, "1 to 7", id="player-8"),
         pytest.param({"bots": [BotSeat(0, "easy")]}, "1 to 7", id="bot-0"),
         pytest.param({"bots": [BotSeat(8, "normal")]}, "1 to 7", id="bot-8"),
-        pytest.param({"bots": [BotSeat(2, "expert")]}, "no bot tier", id="tier-expert"),
+        pytest.param({"bots": [BotSeat(2, "expert")]}, "no bot tier 'expert'", id="tier-expert"),
         pytest.param({"bots": [BotSeat(2, "Hard")]}, "no bot tier", id="tier-case"),
         pytest.param({"bankroll": 5}, "at least 10", id="bankroll-5"),
         pytest.param({"bankroll": 0}, "at least 10", id="bankroll-0"),
