@@ -95,7 +95,7 @@ class LabForm(forms.Form):
         for field, label in FIELD_LABELS.items():
             values = field_values(ALLOWED[field])
             self.fields[field] = forms.ChoiceField(
-                label=label,
+                label=str(label),  # a form is made per request, in its language
                 required=False,
                 choices=[(value_code(value), value_text(field, value)) for value in values],
             )

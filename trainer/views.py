@@ -32,6 +32,7 @@ from trainer.forms import (
     TableForm,
     TableOptionsForm,
 )
+from trainer.lab_form import LabForm
 from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.practice_table import TableSnapshot
@@ -45,7 +46,6 @@ from trainer.preferences import (
     settings_save,
 )
 from trainer.progress import Progress
-from trainer.lab_form import LabForm
 from trainer.rules_lab import lab_of
 from trainer.rules_page import RulesPage
 from trainer.rules_words import RulesWords
@@ -406,7 +406,11 @@ def practice_start(request: HtmxHttpRequest) -> HttpResponse:
         else:
             return redirect("trainer:table", session_id=session.pk)
     context: dict[str, Any] = {"form": form, "sessions": selectors.practice_sessions(owner)}
-    if form.is_bound and form.cleaned_data.get("custom_rules") and "rules_in_play" in form.cleaned_data:
+    if (
+        form.is_bound
+        and form.cleaned_data.get("custom_rules")
+        and "rules_in_play" in form.cleaned_data
+    ):
         # Changes of the player's own (from the rules lab), kept for the next try.
         context["custom_words"] = RulesWords.of(form.cleaned_data["rules_in_play"])
     return render(request, "trainer/practice.html", context, status=400 if form.errors else 200)

@@ -45,13 +45,19 @@ def test_the_controls_offer_the_engines_ranges_as_they_stand() -> None:
     assert offered(form, "double_on") == list(ALLOWED["double_on"].choices)
     assert offered(form, "dealer_hits_soft_17") == ["false", "true"]
     pays = ALLOWED["blackjack_pays"]
-    assert all(pays.low <= Fraction(value) <= pays.high for value in offered(form, "blackjack_pays"))
+    assert all(
+        pays.low <= Fraction(value) <= pays.high for value in offered(form, "blackjack_pays")
+    )
     assert {"6/5", "3/2"} <= set(offered(form, "blackjack_pays"))
 
 
-def test_a_narrower_range_in_the_engine_narrows_the_controls(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_narrower_range_in_the_engine_narrows_the_controls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setitem(ALLOWED, "decks", Allowed(Kind.WHOLE, "decks", Fraction(1), Fraction(3)))
-    monkeypatch.setitem(ALLOWED, "max_hands", Allowed(Kind.WHOLE, "hands", Fraction(2), Fraction(3)))
+    monkeypatch.setitem(
+        ALLOWED, "max_hands", Allowed(Kind.WHOLE, "hands", Fraction(2), Fraction(3))
+    )
     monkeypatch.setitem(
         ALLOWED, "blackjack_pays", Allowed(Kind.FRACTION, "pays", Fraction(6, 5), Fraction(3, 2))
     )
@@ -66,12 +72,17 @@ def test_a_narrower_range_in_the_engine_narrows_the_controls(monkeypatch: pytest
 def test_each_value_is_offered_in_words() -> None:
     form = LabForm.of_preset("european")
     assert labels(form, "decks")[:2] == ["1 deck", "2 decks"]
-    assert labels(form, "dealer_hits_soft_17") == ["dealer stands on soft 17", "dealer hits soft 17"]
+    assert labels(form, "dealer_hits_soft_17") == [
+        "dealer stands on soft 17",
+        "dealer hits soft 17",
+    ]
     assert labels(form, "surrender") == ["no surrender", "early surrender", "late surrender"]
     assert labels(form, "max_hands")[:2] == ["no splitting", "split to 2 hands"]
     assert "blackjack pays 6:5" in labels(form, "blackjack_pays")
     for bound in form.controls():
-        assert not any("=" in label or label in ("true", "false") for label in labels(form, bound.name))
+        assert not any(
+            "=" in label or label in ("true", "false") for label in labels(form, bound.name)
+        )
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -107,9 +118,7 @@ def test_a_control_missing_from_a_link_keeps_the_presets_value() -> None:
 def test_use_this_preset_shows_that_presets_values_and_drops_the_changes() -> None:
     european = codes(PRESETS["european"].to_json())
     sent = {field: european[field] for field in PLAYER_FIELDS} | {"decks": "2"}
-    response = Client().get(
-        "/rules/lab/", {"rules_name": "deluxe", **sent, "use_preset": ""}
-    )
+    response = Client().get("/rules/lab/", {"rules_name": "deluxe", **sent, "use_preset": ""})
     assert response.status_code == 302
     assert response["Location"] == "/rules/lab/?rules_name=deluxe"
     text = Client().get(response["Location"]).content.decode()

@@ -34,7 +34,9 @@ def launched() -> Iterator[list[str]]:
     strategy_for.cache_clear()
 
 
-def lab_worked_out(client: Client, preset: str, changes: dict[str, str], launched: list[str]) -> str:
+def lab_worked_out(
+    client: Client, preset: str, changes: dict[str, str], launched: list[str]
+) -> str:
     """The lab page once its analyses are done (as the background does)."""
     query = {"rules_name": preset, **changes}
     text = client.get("/rules/lab/", query).content.decode()
@@ -60,9 +62,7 @@ def test_one_click_in_the_lab_sits_down_under_exactly_the_labs_rules(
     response = client.post("/practice/", sent)
     session = PracticeSession.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/practice/{session.pk}/"
-    assert Table.from_json(session.state).rules == PRESETS["european"].with_overrides(
-        TWO_DECKS_H17
-    )
+    assert Table.from_json(session.state).rules == PRESETS["european"].with_overrides(TWO_DECKS_H17)
     page = html.unescape(client.get(response["Location"]).content.decode())
     assert "European, changed" in page and "2 decks" in page and "dealer hits soft 17" in page
 

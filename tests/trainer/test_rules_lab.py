@@ -14,8 +14,8 @@ from unittest import mock
 import pytest
 from django.test import Client
 
-from engine.rules import PRESETS
 from engine.__main__ import main as engine_command
+from engine.rules import PRESETS
 from engine.strategy import strategy_for
 from trainer import analyses
 from trainer.analyses import analysis_run
@@ -50,7 +50,7 @@ def worked_out(client: Client, preset: str, changes: dict[str, str], launched: l
     return text
 
 
-def figures(text: str) -> list[tuple[str, str, str, str]]:
+def figures(text: str) -> list[tuple[str, ...]]:
     """Each row of the figures table: label, basic edge, composition-dependent, effect."""
     table = text.split('data-testid="lab-figures"')[1].split("</table>")[0]
     rows = re.findall(r'<tr data-state="ready">(.*?)</tr>', table, re.S)
