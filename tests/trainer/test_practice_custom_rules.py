@@ -132,3 +132,13 @@ def test_the_labs_buttons_post_only_with_the_csrf_token(
     assert client.post(path, data).status_code == 403
     assert not PracticeSession.objects.exists()
     assert "2 decks" not in client.get("/chart/yours/").content.decode()
+
+
+def test_the_practice_page_names_a_custom_table_in_words(launched: list[str]) -> None:
+    client = Client()
+    client.post(
+        "/practice/", practise_form(lab_worked_out(client, "european", {"decks": "2"}, launched))
+    )
+    page = html.unescape(client.get("/practice/").content.decode())
+    assert "European, with changes of your own" in page  # the open table, and the list
+    assert "european-custom" not in page
