@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.shoe import Shoe
 from engine.values import Action
+from trainer.preferences import custom_rules_of
 from trainer.rules_words import preset_name
 
 ANSWERS = [Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER]
@@ -36,15 +37,21 @@ SEAT_CHOICES = [
 ]
 #: The table a new practice session offers: easy and normal bots before you, a hard bot after.
 DEFAULT_SEATS = {1: "easy", 2: "normal", 3: "you", 4: "hard"}
+DEFAULT_BANKROLL = 1000
 SEATS = range(1, 8)
 
 
 class PracticeStartForm(forms.Form):
-    """A new practice table: rules, chips, and who sits in each of the seven seats."""
+    """A new practice table: rules, chips, and who sits in each of the seven seats.
+
+    The rules are a preset, with changes of the player's own (as the rules lab sends
+    them, written as in the drill settings); ``cleaned_data["rules_in_play"]`` holds both.
+    """
 
     rules = forms.ChoiceField(label=_("Rules"), choices=[], initial="european")
+    custom_rules = forms.CharField(required=False, max_length=400, widget=forms.HiddenInput)
     bankroll = forms.TypedChoiceField(
-        label=_("Starting chips"), coerce=int, choices=[], initial=1000
+        label=_("Starting chips"), coerce=int, choices=[], initial=DEFAULT_BANKROLL
     )
     hints = forms.BooleanField(
         label=_("Hints: show the strategy's play before I act"), required=False
@@ -78,6 +85,16 @@ class PracticeStartForm(forms.Form):
             return Shoe.stacked(text)
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        name = cleaned.get("rules")
+        if name:
+            try:
+                cleaned["rules_in_play"] = custom_rules_of(name, cleaned.get("custom_rules", ""))
+            except forms.ValidationError as error:
+                self.add_error("custom_rules", error)
+        return cleaned
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in SEATS]

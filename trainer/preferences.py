@@ -202,6 +202,17 @@ def parse_overrides(text: str) -> dict[str, str]:
     return overrides
 
 
+def custom_rules_of(name: str, custom: str) -> Rules:
+    """The preset ``name`` with the player's changes ``custom`` (``"decks=2, …"``), or a
+    `forms.ValidationError` saying in the player's language why they are no game."""
+    try:
+        return preset(name).with_overrides(parse_overrides(custom))
+    except RulesError as error:
+        raise forms.ValidationError(rules_error_text(error)) from None
+    except OverridesError as error:
+        raise forms.ValidationError(str(error)) from None
+
+
 def _focus_row_choices() -> list[tuple[str, str]]:
     """Called as each form is made, so that the rows are named in the player's language."""
     return [("", "—"), *((row, row_title(row)) for row in FOCUS_ROWS)]
@@ -260,11 +271,9 @@ class SettingsForm(forms.Form):
         name, custom = cleaned.get("rules_name"), cleaned.get("custom_rules", "")
         if name and custom:
             try:
-                preset(str(name)).with_overrides(parse_overrides(str(custom)))
-            except RulesError as error:
-                self.add_error("custom_rules", rules_error_text(error))
-            except OverridesError as error:
-                self.add_error("custom_rules", str(error))
+                custom_rules_of(str(name), str(custom))
+            except forms.ValidationError as error:
+                self.add_error("custom_rules", error)
         return cleaned
 
 

@@ -9,17 +9,14 @@ analysis not yet worked out is started in the background within the hourly allow
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
-from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.formats import number_format
 
 from engine.errors import RulesError
-from engine.rules import PRESETS, Rules, preset
+from engine.rules import ALLOWED, Rules
 from engine.strategy import AnalysisPending, Strategy, strategy_for
 from trainer.analyses import Analysis, analysis_start
-from trainer.preferences import OverridesError, parse_overrides, rules_error_text
-from trainer.rules_words import PRESET_NAMES
+from trainer.rules_words import value_text
 
 #: New background analyses one lab request may start (see docs/decisions.md): the whole
 #: set first, then the single changes in the form's order; later requests start the rest.
@@ -28,50 +25,11 @@ STARTS_PER_REQUEST = 2
 QUEUED = "queued"
 
 
-class LabForm(forms.Form):
-    """A preset and the changes to it, written as in the drill settings."""
-
-    rules_name = forms.ChoiceField(
-        label=_("Compare with"), choices=[(name, PRESET_NAMES[name]) for name in PRESETS]
-    )
-    custom_rules = forms.CharField(
-        label=_("Changes to the rules"),
-        required=False,
-        max_length=400,
-        help_text=_("Optional, such as: decks=2, dealer_hits_soft_17=true"),
-    )
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        name = cleaned.get("rules_name")
-        if name:
-            try:
-                cleaned["overrides"] = changed_fields(
-                    preset(str(name)), parse_overrides(str(cleaned.get("custom_rules", "")))
-                )
-            except RulesError as error:
-                self.add_error("custom_rules", rules_error_text(error))
-            except OverridesError as error:
-                self.add_error("custom_rules", str(error))
-        return cleaned
-
-
-def changed_fields(base: Rules, overrides: dict[str, str]) -> dict[str, str]:
-    """The overrides that change ``base`` (one setting a field to its preset value is
-    left out); `RulesError` when the whole set is not a game."""
-    whole = base.with_overrides(overrides)
-    return {
-        field: text
-        for field, text in overrides.items()
-        if getattr(whole, field) != getattr(base, field)
-    }
-
-
 @dataclass(frozen=True)
 class Figure:
     """One analysis' place in the lab: its edges once worked out, else where it stands."""
 
-    #: The field changed alone ("decks=2"), or "" for the preset and for the whole set.
+    #: The field changed alone, in words ("2 decks"), or "" for the preset and the whole set.
     change: str
     rules: Rules | None
     #: Ready, running, waiting, limited, failed, `QUEUED`, or "invalid" for a change
@@ -81,6 +39,15 @@ class Figure:
     cd_house_edge_percent: float | None = None
     #: This edge less the preset's, in percent (positive: worse for the player).
     effect_percent: float | None = None
+
+    @property
+    def effect_text(self) -> str:
+        """The effect in hundredths of a percent with its sign: "+0.22%", "−0.05%"."""
+        if self.effect_percent is None:
+            return ""
+        rounded = round(self.effect_percent, 2)
+        sign = "+" if rounded > 0 else "\N{MINUS SIGN}" if rounded < 0 else ""
+        return sign + number_format(abs(rounded), decimal_pos=2) + "%"
 
 
 @dataclass(frozen=True)
@@ -124,7 +91,7 @@ def lab_of(base: Rules, overrides: dict[str, str], *, visitor: str) -> Lab:
     whole, strategy = figure("", base.with_overrides(overrides))
     singles = []
     for field, text in overrides.items():
-        change = f"{field}={text}"
+        change = value_text(field, ALLOWED[field].parse(field, text))
         try:
             alone = base.with_overrides({field: text})
         except RulesError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
@@ -60,6 +61,46 @@ _CHOICES: dict[Topic, dict[object, Promise]] = {
     },
     Topic.INSURANCE: {True: _("insurance offered"), False: _("no insurance")},
 }
+
+
+#: The topic each rule field a player may change is about, where it is about one alone.
+FIELD_TOPICS: dict[str, Topic] = {
+    "decks": Topic.DECKS,
+    "dealer_hits_soft_17": Topic.SOFT_17,
+    "double_on": Topic.DOUBLE_ON,
+    "double_after_split": Topic.DOUBLE_AFTER_SPLIT,
+    "max_hands": Topic.SPLIT_HANDS,
+    "resplit_aces": Topic.RESPLIT_ACES,
+    "hit_split_aces": Topic.HIT_SPLIT_ACES,
+    "surrender": Topic.SURRENDER,
+    "surrender_vs_ace_or_ten": Topic.SURRENDER_VS_ACE_OR_TEN,
+    "blackjack_pays": Topic.BLACKJACK_PAYS,
+}
+#: The peek and the original bets make one fact together (`HoleCard`); alone, each
+#: field's value in words.
+_HOLE_CARD_FIELDS: dict[str, dict[bool, Promise]] = {
+    "dealer_peeks": {
+        True: _CHOICES[Topic.HOLE_CARD][HoleCard.PEEK],
+        False: _("the dealer does not check for blackjack"),
+    },
+    "original_bets_only": {
+        True: _CHOICES[Topic.HOLE_CARD][HoleCard.NO_PEEK_ORIGINAL_BETS],
+        False: _CHOICES[Topic.HOLE_CARD][HoleCard.NO_PEEK_TAKES_ALL],
+    },
+}
+
+
+def value_text(field: str, value: Any) -> str:
+    """One rule field's value as a phrase ("2 decks", "late surrender"), for a control
+    or a single change; a field or value without words here as ``field=value``."""
+    if field in _HOLE_CARD_FIELDS and value in _HOLE_CARD_FIELDS[field]:
+        return str(_HOLE_CARD_FIELDS[field][value])
+    topic = FIELD_TOPICS.get(field)
+    if topic in (Topic.DECKS, Topic.SPLIT_HANDS, Topic.BLACKJACK_PAYS):
+        return fact_text(Fact(topic, value))
+    if topic is not None and value in _CHOICES[topic]:
+        return str(_CHOICES[topic][value])
+    return f"{field}={value}"
 
 
 def preset_name(name: str) -> str:

@@ -2,13 +2,14 @@ from __future__ import annotations
 
 from dataclasses import asdict, replace
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -23,7 +24,15 @@ from trainer.bet_history import bet_lines
 from trainer.charts import ChartView, row_title
 from trainer.drill_view import DrillView
 from trainer.export import csv_lines
-from trainer.forms import AnswerForm, PracticeStartForm, TableForm, TableOptionsForm
+from trainer.forms import (
+    DEFAULT_BANKROLL,
+    DEFAULT_SEATS,
+    AnswerForm,
+    PracticeStartForm,
+    TableForm,
+    TableOptionsForm,
+)
+from trainer.lab_form import LabForm
 from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.practice_table import TableSnapshot
@@ -37,7 +46,7 @@ from trainer.preferences import (
     settings_save,
 )
 from trainer.progress import Progress
-from trainer.rules_lab import LabForm, lab_of
+from trainer.rules_lab import lab_of
 from trainer.rules_page import RulesPage
 from trainer.rules_words import RulesWords
 from trainer.summary import SessionSummary
@@ -334,24 +343,37 @@ def rules(request: HtmxHttpRequest, preset: str = "european") -> HttpResponse:
 def rules_lab(request: HtmxHttpRequest) -> HttpResponse:
     """A rule set of the player's own beside a preset: the house edge, each change's effect
     and the chart, from the exact analyses (worked out in the background where new)."""
-    form = LabForm(request.GET or None)
+    if "use_preset" in request.GET:
+        # The controls at the chosen preset's values: the lab of the preset alone.
+        name = request.GET.get("rules_name", "")
+        query = f"?{urlencode({'rules_name': name})}" if name in PRESETS else ""
+        return redirect(reverse("trainer:rules-lab") + query)
+    form = LabForm(request.GET) if request.GET else LabForm.of_preset("european")
     context: dict[str, Any] = {
         "form": form,
-        "rule_fields": rule_fields(),
-        "drill_settings": settings_of(request),
         "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
     }
-    if not form.is_bound:
-        form = LabForm({"rules_name": "european", "custom_rules": ""})
-        context["form"] = form
     if not form.is_valid():
         return render(request, "trainer/rules_lab.html", context, status=400)
-    base = PRESETS[form.cleaned_data["rules_name"]]
-    lab = lab_of(base, form.cleaned_data["overrides"], visitor=analyses.visitor_of(request))
+    name, overrides = form.cleaned_data["rules_name"], form.cleaned_data["overrides"]
+    base = PRESETS[name]
+    lab = lab_of(base, overrides, visitor=analyses.visitor_of(request))
     context["lab"] = lab
-    context["rules_words"] = RulesWords.of(base.with_overrides(form.cleaned_data["overrides"]))
+    context["rules_words"] = RulesWords.of(base.with_overrides(overrides))
     if lab.strategy is not None:
         context["chart"] = ChartView.of(lab.strategy, lab.base_strategy.chart)
+        changes = ", ".join(f"{field}={code}" for field, code in overrides.items())
+        context["drill_fields"] = {
+            **asdict(settings_of(request)),
+            "rules_name": name,
+            "custom_rules": changes,
+        }
+        context["practice_fields"] = {
+            "rules": name,
+            "custom_rules": changes,
+            "bankroll": DEFAULT_BANKROLL,
+            **{f"seat_{seat}": tier for seat, tier in DEFAULT_SEATS.items()},
+        }
     return render(request, "trainer/rules_lab.html", context)
 
 
@@ -367,10 +389,12 @@ def practice_start(request: HtmxHttpRequest) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        rules = data["rules_in_play"]
         try:
+            _practice_analysis_ready(request, rules)
             session = practice.practice_start(
                 owner=owner,
-                rules=PRESETS[data["rules"]],
+                rules=rules,
                 bankroll=data["bankroll"],
                 seats=[practice.SeatChoice(seat, tier) for seat, tier in form.seats()],
                 hints=data["hints"],
@@ -381,8 +405,39 @@ def practice_start(request: HtmxHttpRequest) -> HttpResponse:
             form.add_error(None, str(refused))
         else:
             return redirect("trainer:table", session_id=session.pk)
-    context = {"form": form, "sessions": selectors.practice_sessions(owner)}
+    context: dict[str, Any] = {"form": form, "sessions": selectors.practice_sessions(owner)}
+    if (
+        form.is_bound
+        and form.cleaned_data.get("custom_rules")
+        and "rules_in_play" in form.cleaned_data
+    ):
+        # Changes of the player's own (from the rules lab), kept for the next try.
+        context["custom_words"] = RulesWords.of(form.cleaned_data["rules_in_play"])
     return render(request, "trainer/practice.html", context, status=400 if form.errors else 200)
+
+
+def _practice_analysis_ready(request: HtmxHttpRequest, rules: Rules) -> None:
+    """Refuse a table on rules whose analysis is not at hand (its bots, hints and grading
+    need it), starting that analysis; a preset's always is."""
+    if analyses.is_preset(rules):
+        return
+    state = analyses.analysis_start(rules=rules, visitor=analyses.visitor_of(request))
+    if state is analyses.Analysis.READY:
+        return
+    if state is analyses.Analysis.LIMITED:
+        limit = settings.BLACKJACK_ANALYSES_PER_HOUR
+        message = ngettext(
+            "Not worked out: you have asked for %(limit)s new set of rules in the last "
+            "hour, the most allowed.",
+            "Not worked out: you have asked for %(limit)s new sets of rules in the last "
+            "hour, the most allowed.",
+            limit,
+        ) % {"limit": limit}
+    elif state is analyses.Analysis.FAILED:
+        message = gettext("These rules could not be worked out within the trainer's limits.")
+    else:
+        message = gettext("These rules are still being worked out: try again in a moment.")
+    raise practice.TableRefused(message)
 
 
 @require_http_methods(["GET", "POST"])

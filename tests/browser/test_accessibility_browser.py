@@ -21,7 +21,9 @@ from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from engine.rules import EUROPEAN
 from engine.shoe import Shoe
+from engine.strategy import store, strategy_for
 from tests.browser.conftest import SIZES, sit_down
 from trainer import live_tables
 
@@ -72,6 +74,14 @@ def bets_page(page: Page, url: str) -> None:
     page.goto(f"{url}/bets/")
 
 
+def rules_lab(page: Page, url: str) -> None:
+    """A lab with its figures and its marked chart (worked out before the page asks)."""
+    with store.store_used(store.DirectoryStore()):
+        strategy_for(EUROPEAN.with_overrides({"decks": "2"}))
+    page.goto(f"{url}/rules/lab/?rules_name=european&decks=2")
+    expect(page.get_by_test_id("lab-drill")).to_be_visible()
+
+
 def visit(path: str) -> Callable[[Page, str], None]:
     def go(page: Page, url: str) -> None:
         page.goto(f"{url}{path}")
@@ -85,6 +95,8 @@ STATES: dict[str, Callable[[Page, str], None]] = {
     "drill-dealt": visit("/drill/"),
     "drill-answered": answer_a_drill,
     "chart": visit("/chart/"),
+    "rules-lab": rules_lab,
+    "rules-lab-refused": visit("/rules/lab/?rules_name=deluxe&resplit_aces=true"),
     "progress": progress_page,
     "practice-betting": practice_betting,
     "practice-playing": practice_playing,
