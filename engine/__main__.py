@@ -26,6 +26,21 @@ _KEYS = {"h": Action.HIT, "s": Action.STAND, "d": Action.DOUBLE, "p": Action.SPL
          "r": Action.SURRENDER, "i": Action.INSURE, "n": Action.NO_INSURANCE}  # fmt: skip
 
 
+#: What each command and option is for, as ``--help`` says it.
+_HELP = {
+    "play": "play rounds against the dealer in the terminal",
+    "simulate": "play many rounds with a bot; print JSON",
+    "chart": "the exact basic-strategy chart of the rules",
+    "ev": "each action's EV for one two-card hand (a natural: its value); JSON",
+    "edge": "expected return of the chart and of optimal play; print JSON",
+    "--set": "override a rule, e.g. --set decks=2 --set dealer_hits_soft_17=true",
+    "--seed": "seed the shuffle (repeatable runs)",
+    "--no-cache": "compute afresh (for benchmarks)",
+    "--hand": "two ranks, e.g. 10,6 or A,7",
+    "--up": "the dealer's up card rank, e.g. 10 or A",
+}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -37,34 +52,32 @@ def _parser() -> argparse.ArgumentParser:
             action="append",
             default=[],
             metavar="FIELD=VALUE",
-            help="override a rule, e.g. --set decks=2 --set dealer_hits_soft_17=true",
+            help=_HELP["--set"],
         )
-        command.add_argument("--seed", type=int, help="seed the shuffle (repeatable runs)")
+        command.add_argument("--seed", type=int, help=_HELP["--seed"])
 
-    play = commands.add_parser("play", help="play rounds against the dealer in the terminal")
+    play = commands.add_parser("play", help=_HELP["play"])
     with_rules(play)
     play.add_argument("--bankroll", type=_positive, default=1000)
     play.add_argument("--bet", type=_positive, default=10)
 
-    sim = commands.add_parser("simulate", help="play many rounds with a bot; print JSON")
+    sim = commands.add_parser("simulate", help=_HELP["simulate"])
     with_rules(sim)
     sim.add_argument("--tier", required=True, choices=("easy", "normal", "hard"))
     sim.add_argument("--rounds", required=True, type=_positive)
 
-    def analysed(name: str, help: str) -> argparse.ArgumentParser:
-        command = commands.add_parser(name, help=help)
+    def analysed(name: str) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=_HELP[name])
         with_rules(command)
-        command.add_argument(
-            "--no-cache", action="store_true", help="compute afresh (for benchmarks)"
-        )
+        command.add_argument("--no-cache", action="store_true", help=_HELP["--no-cache"])
         return command
 
-    chart = analysed("chart", "the exact basic-strategy chart of the rules")
+    chart = analysed("chart")
     chart.add_argument("--format", choices=("csv", "text"), default="csv")
-    ev = analysed("ev", "each action's EV for one two-card hand (a natural: its value); JSON")
-    ev.add_argument("--hand", required=True, help="two ranks, e.g. 10,6 or A,7")
-    ev.add_argument("--up", required=True, help="the dealer's up card rank, e.g. 10 or A")
-    analysed("edge", "expected return of the chart and of optimal play; print JSON")
+    ev = analysed("ev")
+    ev.add_argument("--hand", required=True, help=_HELP["--hand"])
+    ev.add_argument("--up", required=True, help=_HELP["--up"])
+    analysed("edge")
     return parser
 
 

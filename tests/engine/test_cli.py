@@ -49,6 +49,9 @@ def test_set_overrides_a_rule_field():
         ["simulate", "--tier", "easy", "--rounds", "10", "--set", "decks=many"],
         ["simulate", "--tier", "easy", "--rounds", "10", "--set", "nonsense=1"],
         ["simulate", "--tier", "easy", "--rounds", "10", "--set", "decks"],
+        ["simulate", "--rounds", "10"],
+        ["ev", "--up", "9"],
+        ["ev", "--hand", "10,6"],
     ],
 )
 def test_bad_arguments_print_usage_and_exit_with_status_2(argv, capsys):
@@ -56,6 +59,35 @@ def test_bad_arguments_print_usage_and_exit_with_status_2(argv, capsys):
         main(argv)
     assert exit_.value.code == 2
     assert "usage:" in capsys.readouterr().err
+
+
+def test_an_unknown_preset_is_refused_as_a_choice_listing_the_presets(capsys):
+    with pytest.raises(SystemExit):
+        main(["edge", "--rules", "vegas"])
+    assert "invalid choice: 'vegas' (choose from 'american', 'deluxe', 'european')" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "chart", "ev", "edge"])
+def test_every_command_takes_rules_settings_and_a_seed(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    usage = capsys.readouterr().out
+    assert "[--set FIELD=VALUE]" in usage and "[--seed SEED]" in usage
+
+
+def test_each_bot_tier_simulates():
+    for tier in ("easy", "normal", "hard"):
+        assert (
+            json.loads(run("simulate", "--tier", tier, "--rounds", "5", "--seed", "1"))["tier"]
+            == tier
+        )
+
+
+def test_the_chart_is_csv_by_default_and_when_asked():
+    assert run("chart", "--format", "csv") == run("chart")
+    assert run("chart").splitlines()[0].startswith("hand,")
 
 
 def test_help_names_the_command_and_says_what_it_does(capsys):
