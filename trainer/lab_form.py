@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import RulesError
@@ -34,7 +34,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "max_hands": _("Splitting"),
     "resplit_aces": _("Splitting aces again"),
     "hit_split_aces": _("Split aces"),
-    "surrender": _("Surrender"),
+    "surrender": pgettext_lazy("rule setting", "Surrender"),
     "surrender_vs_ace_or_ten": _("Surrender against an ace or a ten"),
     "blackjack_pays": _("A player's blackjack"),
 }
