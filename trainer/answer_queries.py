@@ -71,7 +71,9 @@ def record_answer(*, owner: Owner, drill_id: int, recorded: dict[str, Any]) -> b
         if connection.vendor != "postgresql":  # SQLite: a trigger counts the tallies
             cursor.execute(update, [*values, drill_id, *whom])
             return bool(cursor.rowcount == 1)
-        counted = tallies.answer_statement(connection, update, _COUNTED_COLUMNS)
+        counted = tallies.answer_statement(
+            connection, update, _COUNTED_COLUMNS, account=owner.user_id is not None
+        )
         cursor.execute(counted, [*values, drill_id, *whom])
         return bool(cursor.fetchone()[0] == 1)
 

@@ -96,30 +96,48 @@ _KINDS = (
 )
 
 
-def _upserts(connection: BaseDatabaseWrapper, *, source: str, where: str, r: str = "") -> list[str]:
+def _upserts(
+    connection: BaseDatabaseWrapper,
+    *,
+    source: str,
+    where: str,
+    r: str = "",
+    one_row: bool = False,
+    account: bool | None = None,
+) -> list[str]:
     """For each tally and kind of owner, the upsert counting the decisions of ``source``
-    (a table's name, or "" in a trigger, where ``r`` is "NEW.") that ``where`` selects."""
+    (a table's name, or "" in a trigger, where ``r`` is "NEW.") that ``where`` selects.
+
+    ``one_row``: ``source`` is a single decision (the one an answer answered), counted as
+    it is rather than grouped; ``account``: it is an account's (True) or a guest's (False),
+    so only that kind of owner's upserts are made. Both spare the answer work."""
     quote = connection.ops.quote_name
     expressions = _DATES[connection.vendor]
     statements = []
     for kind in _KINDS:
         table = quote(kind.model._meta.db_table)
         keys = [expressions.get(key, "{r}" + quote(key)).format(r=r) for key in kind.keys]
-        sums = [f"sum({expression.format(r=r)})" for expression in kind.sums.values()]
+        if one_row:
+            sums = [expression.format(r=r) for expression in kind.sums.values()]
+        else:
+            sums = [f"sum({expression.format(r=r)})" for expression in kind.sums.values()]
         columns = ["user_id", "guest_token", "rules_name", *kind.keys, "answered", *kind.sums]
         adding = ", ".join(
             f"{quote(name)} = {table}.{quote(name)} + excluded.{quote(name)}"
             for name in ("answered", *kind.sums)
         )
         for owner, whose in (("user_id", "IS NOT NULL"), ("guest_token", "IS NULL")):
+            if account is not None and account is not (owner == "user_id"):
+                continue
             grouped = ["user_id", "guest_token", "rules_name", *keys]
+            grouping = f"GROUP BY {', '.join(str(n + 1) for n in range(len(grouped)))} "
             statements.append(
                 f"INSERT INTO {table} ({', '.join(map(quote, columns))}) "
                 f"SELECT {', '.join(r + c if c.isidentifier() else c for c in grouped)}, "
-                f"count(*){''.join(', ' + s for s in sums)} "
+                f"{'1' if one_row else 'count(*)'}{''.join(', ' + s for s in sums)} "
                 f"{'FROM ' + source if source else ''} "
                 f"WHERE {r}user_id {whose} AND {kind.counts.format(r=r)} AND ({where}) "
-                f"GROUP BY {', '.join(str(n + 1) for n in range(len(grouped)))} "
+                f"{'' if one_row else grouping}"
                 f"ON CONFLICT ({', '.join(map(quote, [owner, 'rules_name', *kind.keys]))}) "
                 f"WHERE user_id {whose} DO UPDATE SET {adding}"
             )
@@ -129,14 +147,14 @@ def _upserts(connection: BaseDatabaseWrapper, *, source: str, where: str, r: str
 # The drill answer --------------------------------------------------------------------------
 
 
-def answer_statement(connection: BaseDatabaseWrapper, update: str, returning: str) -> str:
+def answer_statement(
+    connection: BaseDatabaseWrapper, update: str, returning: str, *, account: bool
+) -> str:
     """PostgreSQL's drill answer in one statement: its ``update``, and the upserts of the
-    tallies of the row it answers (``returning`` its columns they count) in a CTE; it
-    selects the number of rows answered."""
-    upserts = ",\n".join(
-        f"counted_{n} AS ({upsert})"
-        for n, upsert in enumerate(_upserts(connection, source="answered", where="TRUE"))
-    )
+    tallies of the row it answers (``returning`` its columns they count; an ``account``'s
+    or a guest's) in a CTE; it selects the number of rows answered."""
+    counting = _upserts(connection, source="answered", where="TRUE", one_row=True, account=account)
+    upserts = ",\n".join(f"counted_{n} AS ({upsert})" for n, upsert in enumerate(counting))
     return (
         f"WITH answered AS ({update} RETURNING {returning}),\n{upserts}\n"
         "SELECT count(*) FROM answered"
@@ -146,7 +164,7 @@ def answer_statement(connection: BaseDatabaseWrapper, update: str, returning: st
 def sqlite_trigger(connection: BaseDatabaseWrapper) -> str:
     """SQLite's trigger counting a drill as its answer's ``UPDATE`` answers it."""
     table = connection.ops.quote_name(Drill._meta.db_table)
-    body = ";\n".join(_upserts(connection, source="", where="TRUE", r="NEW."))
+    body = ";\n".join(_upserts(connection, source="", where="TRUE", r="NEW.", one_row=True))
     return (
         f"CREATE TRIGGER drill_answer_tallied AFTER UPDATE OF answered_at ON {table}\n"
         "WHEN OLD.answered_at IS NULL AND NEW.answered_at IS NOT NULL\n"
