@@ -27,7 +27,7 @@ _KEYS = {"h": Action.HIT, "s": Action.STAND, "d": Action.DOUBLE, "p": Action.SPL
 
 
 #: What each command and option is for, as ``--help`` says it.
-_HELP = {
+HELP = {
     "play": "play rounds against the dealer in the terminal",
     "simulate": "play many rounds with a bot; print JSON",
     "chart": "the exact basic-strategy chart of the rules",
@@ -52,31 +52,31 @@ def _parser() -> argparse.ArgumentParser:
             action="append",
             default=[],
             metavar="FIELD=VALUE",
-            help=_HELP["--set"],
+            help=HELP["--set"],
         )
-        command.add_argument("--seed", type=int, help=_HELP["--seed"])
+        command.add_argument("--seed", type=int, help=HELP["--seed"])
 
-    play = commands.add_parser("play", help=_HELP["play"])
+    play = commands.add_parser("play", help=HELP["play"])
     with_rules(play)
     play.add_argument("--bankroll", type=_positive, default=1000)
     play.add_argument("--bet", type=_positive, default=10)
 
-    sim = commands.add_parser("simulate", help=_HELP["simulate"])
+    sim = commands.add_parser("simulate", help=HELP["simulate"])
     with_rules(sim)
     sim.add_argument("--tier", required=True, choices=("easy", "normal", "hard"))
     sim.add_argument("--rounds", required=True, type=_positive)
 
     def analysed(name: str) -> argparse.ArgumentParser:
-        command = commands.add_parser(name, help=_HELP[name])
+        command = commands.add_parser(name, help=HELP[name])
         with_rules(command)
-        command.add_argument("--no-cache", action="store_true", help=_HELP["--no-cache"])
+        command.add_argument("--no-cache", action="store_true", help=HELP["--no-cache"])
         return command
 
     chart = analysed("chart")
     chart.add_argument("--format", choices=("csv", "text"), default="csv")
     ev = analysed("ev")
-    ev.add_argument("--hand", required=True, help=_HELP["--hand"])
-    ev.add_argument("--up", required=True, help=_HELP["--up"])
+    ev.add_argument("--hand", required=True, help=HELP["--hand"])
+    ev.add_argument("--up", required=True, help=HELP["--up"])
     analysed("edge")
     return parser
 

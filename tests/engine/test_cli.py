@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 
-from engine.__main__ import main
+from engine.__main__ import HELP, main
 from engine.errors import RulesError
 from engine.shoe import Shoe
 from engine.strategy import store, strategy_for
@@ -101,6 +102,44 @@ def test_help_names_the_command_and_says_what_it_does(capsys):
 def test_play_runs_rounds_from_the_keyboard_until_the_player_stops():
     output = run("play", "--seed", "3", stdin="s\nn\n")
     assert "your move" in output and "chips" in output
+    # README: a text round against the dealer, 1,000 chips and bets of 10 unless told.
+    assert output.startswith("european v1.0.0: 1000 chips, 10 a round.")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--rounds", "10"], "the following arguments are required: --tier"),
+        (["simulate", "--tier", "genius", "--rounds", "10"], "invalid choice: 'genius'"),
+        (["ev", "--up", "9"], "the following arguments are required: --hand"),
+        (["ev", "--hand", "10,6"], "the following arguments are required: --up"),
+    ],
+)
+def test_a_missing_or_unknown_argument_is_named(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert message in capsys.readouterr().err
+
+
+def test_help_says_what_each_command_and_option_is_for(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # one line per option: nothing wrapped
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = capsys.readouterr().out
+    options = {
+        "play": ["--set", "--seed"],
+        "simulate": ["--set", "--seed"],
+        "chart": ["--set", "--seed", "--no-cache"],
+        "ev": ["--set", "--seed", "--no-cache", "--hand", "--up"],
+        "edge": ["--set", "--seed", "--no-cache"],
+    }
+    for command, named in options.items():
+        assert HELP[command] in top
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        shown = capsys.readouterr().out
+        for option in named:
+            assert re.search(rf"^  {option}\b.*  {re.escape(HELP[option])}$", shown, re.M), option
 
 
 def test_the_module_runs_as_python_dash_m_engine():
