@@ -6,13 +6,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
-from trainer import throttle
+from engine.strategy import strategy_for
+from trainer import analyses, throttle
 
 
 @pytest.fixture(autouse=True)
@@ -83,3 +85,14 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     moving = Clock()
     monkeypatch.setattr(throttle, "now", moving)
     return moving
+
+
+@pytest.fixture
+def launched() -> Iterator[list[str]]:
+    """The keys of the background analyses started (none runs: a test runs one itself),
+    with no analysis kept in this process before or after."""
+    keys: list[str] = []
+    strategy_for.cache_clear()
+    with mock.patch.object(analyses, "launch", side_effect=keys.append):
+        yield keys
+    strategy_for.cache_clear()

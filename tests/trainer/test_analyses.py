@@ -19,7 +19,6 @@ from pytest_django.fixtures import Settings
 from engine.rules import EUROPEAN
 from engine.strategy import strategy_for
 from engine.strategy.store import rules_key
-from trainer import analyses
 from trainer.analyses import Analysis, DatabaseStore, analysis_run, analysis_start, launch
 from trainer.models import AnalysisJob, Drill, StoredAnalysis
 
@@ -28,17 +27,6 @@ DRILL = "/drill/"
 SETTINGS = "/drill/settings/"
 WORKING = "Working out the exact strategy for your rules"
 TWO_DECKS = EUROPEAN.with_overrides({"decks": "2"})
-
-
-@pytest.fixture
-def launched() -> Iterator[list[str]]:
-    """The keys of the background jobs started (none runs: a test runs one itself), with
-    no analysis kept in this process before or after."""
-    keys: list[str] = []
-    strategy_for.cache_clear()
-    with mock.patch.object(analyses, "launch", side_effect=keys.append):
-        yield keys
-    strategy_for.cache_clear()
 
 
 @pytest.fixture

@@ -3,29 +3,14 @@ each chart page says the player's drills are graded against."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from unittest import mock
-
 import pytest
 from django.test import Client
 
-from engine.strategy import strategy_for
-from trainer import analyses
 from trainer.analyses import analysis_run
 
 pytestmark = pytest.mark.django_db
 GRADED_HERE = "Your drills are graded against this chart."
 GRADED_ELSEWHERE = "Your drills are graded against the chart for your drill rules:"
-
-
-@pytest.fixture
-def launched() -> Iterator[list[str]]:
-    """The background analyses started (none runs by itself)."""
-    keys: list[str] = []
-    strategy_for.cache_clear()
-    with mock.patch.object(analyses, "launch", side_effect=keys.append):
-        yield keys
-    strategy_for.cache_clear()
 
 
 def drilling(rules: str, custom: str = "") -> Client:

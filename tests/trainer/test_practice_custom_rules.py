@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
-from unittest import mock
 
 import pytest
 from django.test import Client
 
 from engine.rules import PRESETS
-from engine.strategy import strategy_for
 from engine.strategy.store import rules_key
 from engine.table import Table
 from trainer import analyses
@@ -22,16 +19,6 @@ from trainer.models import PracticeSession
 pytestmark = pytest.mark.django_db
 
 TWO_DECKS_H17 = {"decks": "2", "dealer_hits_soft_17": "true"}
-
-
-@pytest.fixture
-def launched() -> Iterator[list[str]]:
-    """The background analyses started (none runs by itself)."""
-    keys: list[str] = []
-    strategy_for.cache_clear()
-    with mock.patch.object(analyses, "launch", side_effect=keys.append):
-        yield keys
-    strategy_for.cache_clear()
 
 
 def lab_worked_out(

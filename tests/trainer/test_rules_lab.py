@@ -7,9 +7,7 @@ import html
 import io
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
-from unittest import mock
 
 import pytest
 from django.test import Client
@@ -17,21 +15,10 @@ from django.test import Client
 from engine.__main__ import main as engine_command
 from engine.rules import PRESETS
 from engine.strategy import strategy_for
-from trainer import analyses
 from trainer.analyses import analysis_run
 from trainer.rules_lab import STARTS_PER_REQUEST
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def launched() -> Iterator[list[str]]:
-    """The background analyses started (none runs by itself)."""
-    keys: list[str] = []
-    strategy_for.cache_clear()
-    with mock.patch.object(analyses, "launch", side_effect=keys.append):
-        yield keys
-    strategy_for.cache_clear()
 
 
 def lab(client: Client, preset: str, changes: dict[str, str]) -> str:
