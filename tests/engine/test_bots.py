@@ -519,7 +519,13 @@ def test_a_chart_bot_plays_rp_as_surrender_else_split(
 
 @pytest.mark.parametrize(
     ("cards", "up", "row"),
-    [(("A", "7"), "3", "soft 18"), (("10", "6"), "9", "hard 16"), (("6", "6"), "4", "pair 6")],
+    [
+        (("A", "7"), "3", "soft 18"),
+        (("10", "6"), "9", "hard 16"),
+        (("6", "6"), "4", "pair 6"),
+        (("A", "A"), "6", "pair A"),
+        (("2", "2"), "4", "pair 2"),
+    ],
 )
 def test_a_chart_bot_made_afresh_plays_each_kind_of_row_as_its_chart_says(
     cards: tuple[str, str], up: str, row: str

@@ -330,8 +330,8 @@ def test_trivial_pairs_are_dealt_around_as_asked():
 
 
 class DrawsFirst(random.Random):
-    """A seeded generator whose first `random()` draws are the ones given (the cards are
-    chosen with `choice` and `sample`, which do not call it)."""
+    """A seeded generator whose first `random()` draws are the ones given; the cards are
+    chosen with its bits, not with those draws."""
 
     def __init__(self, seed: int, draws: list[float]) -> None:
         super().__init__(seed)
@@ -339,6 +339,10 @@ class DrawsFirst(random.Random):
 
     def random(self) -> float:
         return self.draws.pop(0) if self.draws else super().random()
+
+    def getrandbits(self, k: int) -> int:
+        # Defined here, it is what `choice` and `sample` draw with, not `random`.
+        return super().getrandbits(k)
 
 
 @pytest.mark.parametrize("mode", ["all", "pair"])

@@ -185,6 +185,19 @@ def test_the_public_view_shows_the_seats_chips_and_round_as_they_are():
     assert (public.cut_card_out, public.shuffled) == (False, None)
 
 
+def test_the_public_view_says_when_the_round_opened_a_fresh_shoe() -> None:
+    table = Table.new(DELUXE, shoe=Shoe.for_rules(DELUXE, random.Random(4)))
+    table.deal(10)
+    shuffled = table.public().shuffled
+    # Deluxe burns the first card face up, and as many more face down as its points.
+    assert shuffled is not None and shuffled.shown is not None
+    assert shuffled.burned == 1 + points(shuffled.shown)
+    while table.players_turn:
+        table.act(table.view().legal[-1])  # the last play offered: the round goes on
+    table.deal(10)
+    assert table.public().shuffled is None  # the same shoe goes on
+
+
 def test_bots_before_the_player_have_acted_when_the_players_turn_comes():
     table = stacked(ORDER_SHOE, player_seat=3, bots=ORDER_BOTS)
     table.deal(20)

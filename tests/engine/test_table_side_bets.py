@@ -36,6 +36,13 @@ def test_a_pair_bet_on_your_seat_pays_25_to_1_on_a_perfect_pair() -> None:
     assert table.public().net(PLAYER) == 260
 
 
+def test_the_public_view_shows_a_pair_bet_on_its_seat() -> None:
+    table = table_of(PERFECT_PAIR_AND_A_BUST)
+    table.deal(10, pairs={1: 10})
+    seats = table.public().seats
+    assert seats[0].pair_bets == ((PLAYER, 10),) and seats[1].pair_bets == ()
+
+
 def test_a_bet_behind_a_bot_wins_with_the_bots_hand() -> None:
     table = table_of(PERFECT_PAIR_AND_A_BUST)
     table.deal(10, behind={2: 30})
