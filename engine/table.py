@@ -314,21 +314,22 @@ class Table:
 
     def view(self) -> PlayerView:
         """The player's view of the decision awaited from them."""
-        # The bots play up to the player's turn: a round in play always waits on them.
-        if not self.players_turn or self.round is None:
-            raise refused("no_round_deal")
-        return self.round.view()
+        return self._round_at_players_turn().view()
 
     def act(self, action: Action | str) -> None:
         """The player's decision; then the bots and the dealer play on up to the next one.
 
         An action out of turn or not legal raises `IllegalActionError` and changes nothing.
         """
-        # The bots play up to the player's turn: a round in play always waits on them.
+        self._round_at_players_turn().apply(action, owner=PLAYER)
+        self._play_bots()
+
+    def _round_at_players_turn(self) -> Round:
+        """The round in play; refused when there is none. The bots play up to the
+        player's turn, so a round in play always waits on the player."""
         if not self.players_turn or self.round is None:
             raise refused("no_round_deal")
-        self.round.apply(action, owner=PLAYER)
-        self._play_bots()
+        return self.round
 
     def _play_bots(self) -> None:
         rnd = self.round

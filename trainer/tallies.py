@@ -122,10 +122,7 @@ def _upserts(
         else:
             sums = [f"sum({expression.format(r=r)})" for expression in kind.sums.values()]
         columns = ["user_id", "guest_token", "rules_name", *kind.keys, "answered", *kind.sums]
-        adding = ", ".join(
-            f"{quote(name)} = {table}.{quote(name)} + excluded.{quote(name)}"
-            for name in ("answered", *kind.sums)
-        )
+        adding = _adding(connection, table, ("answered", *kind.sums))
         for owner, whose in (("user_id", "IS NOT NULL"), ("guest_token", "IS NULL")):
             if account is not None and account is not (owner == "user_id"):
                 continue
@@ -142,6 +139,12 @@ def _upserts(
                 f"WHERE user_id {whose} DO UPDATE SET {adding}"
             )
     return statements
+
+
+def _adding(connection: BaseDatabaseWrapper, table: str, counted: Sequence[str]) -> str:
+    """An upsert's ``SET``: each counted column of the ``table`` row plus the new one's."""
+    quote = connection.ops.quote_name
+    return ", ".join(f"{quote(n)} = {table}.{quote(n)} + excluded.{quote(n)}" for n in counted)
 
 
 # The drill answer --------------------------------------------------------------------------
@@ -232,10 +235,7 @@ def adopt(*, guest_token: str, user_id: int, using: str = "default") -> None:
             table = quote(kind.model._meta.db_table)
             counted = ["answered", *kind.sums]
             columns = ", ".join(map(quote, ["rules_name", *kind.keys, *counted]))
-            adding = ", ".join(
-                f"{quote(name)} = {table}.{quote(name)} + excluded.{quote(name)}"
-                for name in counted
-            )
+            adding = _adding(connection, table, counted)
             cursor.execute(
                 f"INSERT INTO {table} (user_id, guest_token, {columns}) "
                 f"SELECT %s, '', {columns} FROM {table} "
