@@ -180,13 +180,18 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def with_overrides(self, overrides: Mapping[str, str]) -> Rules:
-        """A copy with fields set from text, as given on a command line (``decks=2``).
+        """A copy with fields set from text, as given on a command line (``decks=2``);
+        with none, these rules themselves (a preset, not checked again on every request).
 
         >>> EUROPEAN.with_overrides({"decks": "2", "dealer_hits_soft_17": "yes"}).label
         'european-custom v1.0.0'
+        >>> EUROPEAN.with_overrides({}) is EUROPEAN
+        True
         """
+        if not overrides:
+            return self
         changes = {field: _parse_value(field, text) for field, text in overrides.items()}
-        if changes and "name" not in changes:
+        if "name" not in changes:
             changes["name"] = f"{self.name}-custom"
         return self.replace(**changes)
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.cards import Card
 from engine.chart_vocabulary import UP_CARDS
 from engine.explain import CONTROL, Explanation, Reason
+from engine.rules import Rules
 from engine.values import Action
 from trainer.charts import ACTIONS, row_title
 from trainer.rules_words import RulesWords
@@ -170,7 +171,8 @@ class DrillView:
     """Everything the drill page renders; the engine decides, this only arranges."""
 
     id: int
-    rules: RulesWords
+    #: The rules in play; the page names them in words (`rules_words`).
+    rules: Rules
     cards: tuple[CardFace, CardFace]
     up: CardFace
     row: str
@@ -191,6 +193,12 @@ class DrillView:
     #: Timed mode: the seconds allowed (None: untimed), and whether the answer was late.
     time_limit: int | None
     late: bool
+
+    @property
+    def rules_words(self) -> RulesWords:
+        """Worked out only where shown: the whole drill shows them, an answer's fragment
+        does not, and putting eight rules into words took 5% of the answer request."""
+        return RulesWords.of(self.rules)
 
     @property
     def feedback_key(self) -> str:
@@ -235,7 +243,7 @@ class DrillView:
         correct = Action(drill.correct_action) if drill.correct_action else None
         return cls(
             id=drill.pk,
-            rules=RulesWords.of(situation.rules),
+            rules=situation.rules,
             cards=(CardFace.of(situation.cards[0]), CardFace.of(situation.cards[1])),
             up=CardFace.of(situation.up),
             row=row_title(row),
