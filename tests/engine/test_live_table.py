@@ -30,7 +30,7 @@ from engine import (
     StakeSettled,
     bots,
 )
-from engine.live_public import LivePublic, LiveSeat, NoticeKind, PublicBehind, Stage
+from engine.live_public import LivePublic, LiveSeat, NoticeKind, PublicBehind, SideBet, Stage
 from engine.live_table import LiveTable
 from engine.seat import BehindBet
 from engine.table import BotSeat, PublicHand
@@ -454,3 +454,42 @@ def test_the_round_that_opens_a_fresh_shoe_shows_the_card_turned_and_how_many_ar
     table.advance(20.0)  # auto-play ends the round at 11; the next window opens at 16
     table.bet("ann", 3, 10, now=20.0)
     assert table.stage is Stage.PLAYING and table.public("ann").shuffled is None
+
+
+def test_the_public_view_shows_each_seat_its_bets_and_then_its_cards_and_stakes():
+    # ann holds seat 3, an easy bot seat 5; bob bets 10 behind ann and 20 on her pair. In
+    # the window: what is placed, the bot at the minimum. Dealt at 1 (ann bets 20): ann
+    # 5s 6d, the bot 10s 7s, the dealer's 9h up and the 7c face down; ann's turn, so only
+    # she is shown a decision.
+    table = seated(live("5s 10s 9h 6d 7s 7c", bots=[BotSeat(5, "easy")]), ("ann", 3))
+    table.buy_in("bob", 100, now=0.0)
+    table.bet_behind("bob", 3, 10, now=0.5)
+    table.pair_bet("bob", 3, 20, now=0.5)
+    minimum = table.limits.minimum
+    window = table.public("bob")
+    assert window.seats == (
+        LiveSeat(3, "ann", None, False, 0, False, None, (),
+                 (PublicBehind("bob", 10, (), None),), (SideBet(3, "bob", 20),)),
+        LiveSeat(5, "bot 5", "easy", False, 0, False, minimum, (), (), ()),
+    )  # fmt: skip
+    assert (window.stage, window.phase, window.history, window.dealer) == (
+        Stage.BETTING, None, (), ()
+    )  # fmt: skip
+    assert (window.turn, window.decision) == (None, None)
+
+    table.bet("ann", 3, 20, now=1.0)
+    dealt = table.public("ann")
+    cards = Card.parse
+    assert dealt.seats == (
+        LiveSeat(3, "ann", None, False, 0, False, 20,
+                 (PublicHand((cards("5s"), cards("6d")), 20),),
+                 (PublicBehind("bob", 10, (10,), None),), (SideBet(3, "bob", 20),)),
+        LiveSeat(5, "bot 5", "easy", False, 0, False, minimum,
+                 (PublicHand((cards("10s"), cards("7s")), minimum),), (), ()),
+    )  # fmt: skip
+    assert (dealt.stage, dealt.phase, dealt.dealer) == (
+        Stage.PLAYING, Phase.PLAYER_TURNS, (cards("9h"), None)
+    )  # fmt: skip
+    assert dealt.turn is not None and dealt.turn.owner == "ann" and dealt.history
+    assert dealt.decision is not None and dealt.decision.seat == 3
+    assert table.public("bob").decision is None and table.public(None).decision is None
