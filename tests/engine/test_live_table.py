@@ -18,6 +18,7 @@ import pytest
 
 from engine import (
     DELUXE,
+    EUROPEAN,
     Action,
     ActionTaken,
     Card,
@@ -28,12 +29,13 @@ from engine import (
     PlayerView,
     Shoe,
     StakeSettled,
+    StateError,
     bots,
 )
 from engine.live_public import LivePublic, LiveSeat, NoticeKind, PublicBehind, SideBet, Stage
 from engine.live_table import LiveTable
 from engine.seat import BehindBet
-from engine.table import BotSeat, PublicHand
+from engine.table import BotSeat, Limits, PublicHand
 from tests.engine.test_table import SECRET_KEEPERS, field_types
 
 BETTING, DECISION, RESULT = 15.0, 10.0, 5.0
@@ -493,3 +495,114 @@ def test_the_public_view_shows_each_seat_its_bets_and_then_its_cards_and_stakes(
     assert dealt.turn is not None and dealt.turn.owner == "ann" and dealt.history
     assert dealt.decision is not None and dealt.decision.seat == 3
     assert table.public("bob").decision is None and table.public(None).decision is None
+
+
+def leaving_table() -> LiveTable:
+    """ann on 3 and bob on 5, both bet at 1: ann 5s 6d (11), bob 10s 7s (17), the dealer's
+    9h up and the 7c down; ann's decision is awaited from 1, until 11."""
+    table = seated(live("5s 10s 9h 6d 7s 7c 2c 10h 5d"), ("ann", 3), ("bob", 5))
+    table.bet("bob", 5, 20, now=1.0)
+    table.bet("ann", 3, 20, now=1.0)
+    assert table.stage is Stage.PLAYING and table.deadline == 11.0
+    return table
+
+
+def test_leaving_while_another_decides_keeps_their_countdown_and_frees_the_seat_after():
+    table = leaving_table()
+    table.leave("bob", 5, now=4.0)
+    assert table.deadline == 11.0 and table.holders[5].leaving
+    table.advance(30.0)  # ann's hand and then bob's are played by auto-play
+    assert 5 not in table.holders and 3 in table.holders
+
+
+def test_leaving_in_the_result_pause_frees_the_seat_at_once():
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "stand", now=2.0)
+    assert table.stage is Stage.RESULT
+    table.leave("ann", 3, now=3.0)
+    assert 3 not in table.holders
+
+
+def test_the_last_person_to_bet_leaving_the_window_closes_it_and_deals():
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3), ("bob", 5))
+    table.bet("ann", 3, 20, now=1.0)
+    table.leave("bob", 5, now=2.0)
+    assert table.stage is Stage.PLAYING and table.deadline == 12.0
+
+
+def test_a_table_of_its_own_limits_with_a_holder_leaving_comes_back_from_json_the_same():
+    # As `leaving_table`, at limits of 4 to 100 in steps of 2: bob leaves on ann's turn.
+    table = live("5s 10s 9h 6d 7s 7c 2c 10h 5d", limits=Limits(4, 100, 2))
+    seated(table, ("ann", 3), ("bob", 5))
+    table.bet("bob", 5, 6, now=1.0)
+    table.bet("ann", 3, 6, now=1.0)
+    table.leave("bob", 5, now=2.0)
+    copy = LiveTable.from_json(json.loads(json_of(table)))
+    assert copy == table and copy.holders[5].leaving
+    assert copy.limits == Limits(4, 100, 2)
+
+
+def test_a_stored_table_with_a_bot_of_an_unknown_tier_is_refused_as_such():
+    data = json.loads(json_of(live(bots=[BotSeat(2, "easy")])))
+    data["holders"]["2"][1] = "expert"
+    with pytest.raises(StateError, match="^not a valid live table: unknown bot tier$"):
+        LiveTable.from_json(data)
+
+
+def test_a_table_without_the_pair_bet_refuses_one_by_name():
+    table = seated(LiveTable.new(EUROPEAN, now=0.0), ("ann", 3))
+    with pytest.raises(IllegalActionError, match="^this table has no pair side bet$"):
+        table.pair_bet("ann", 3, 10, now=1.0)
+
+
+def test_a_seat_taken_during_the_round_has_no_hand_to_preselect_for():
+    table = leaving_table()
+    seated(table, ("carl", 6))
+    with pytest.raises(IllegalActionError, match="^seat 6 has no hand in this round$"):
+        table.preselect("carl", 6, "stand", now=2.0)
+
+
+def test_bets_cannot_be_cleared_once_the_window_has_closed():
+    # bob never bets: at 15 he is unseated and ann's round is dealt, before she clears.
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3), ("bob", 5))
+    table.bet("ann", 3, 20, now=1.0)
+    with pytest.raises(IllegalActionError, match="^bets are closed for this round$"):
+        table.clear_bets("ann", now=16.0)
+
+
+def test_cashing_out_in_the_window_takes_back_the_bets_placed():
+    table = seated(live(), ("ann", 3))
+    table.buy_in("carl", 100, now=0.0)
+    table.bet_behind("carl", 3, 10, now=1.0)
+    table.pair_bet("carl", 3, 10, now=1.0)
+    assert table.cash_out("carl", now=2.0) == 100
+    (seat,) = table.public("ann").seats
+    assert (seat.behind, seat.pairs) == ((), ())
+
+
+def test_sitting_out_withdraws_the_seat_bet():
+    table = seated(live(), ("ann", 3), ("bob", 5))
+    table.bet("ann", 3, 20, now=1.0)
+    table.sit_out("ann", 3, now=2.0)
+    assert table.public("ann").committed == 0 and table.public("ann").seats[0].bet is None
+
+
+def test_clearing_ones_bets_leaves_everyone_elses():
+    table = seated(live(), ("ann", 3), ("bob", 5))
+    table.pair_bet("ann", 3, 10, now=1.0)
+    table.pair_bet("bob", 3, 20, now=1.0)
+    table.clear_bets("ann", now=2.0)
+    assert table.public("ann").seats[0].pairs == (SideBet(3, "bob", 20),)
+
+
+def test_a_seat_that_sat_out_a_round_is_back_in_the_next_window():
+    # ann sits out; bob's 10s 9d = 19 stands, the dealer's 9h 7c draws the 5c: 21. The
+    # result shows until 7, when the next window opens with nobody sitting out.
+    table = seated(live("10s 9h 9d 7c 5c"), ("ann", 3), ("bob", 5))
+    table.sit_out("ann", 3, now=1.0)
+    table.bet("bob", 5, 20, now=1.0)
+    table.act("bob", "stand", now=2.0)
+    table.advance(8.0)
+    ann = table.public("ann").seats[0]
+    assert table.stage is Stage.BETTING and (ann.sitting_out, ann.rounds_out) == (False, 1)
