@@ -13,36 +13,77 @@ statement: progress reads those, and the answer gains no round trip (see `record
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from django.db import connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
+from django.db.models.expressions import Expression
 
 from trainer import tallies
 from trainer.models import Drill
 from trainer.owners import Owner
 
+#: How the ORM converts a column's value: its converters, and the column they are given.
+Conversion = tuple[list[Callable[..., Any]], Expression]
 #: What the tallies count of an answered row (`trainer.tallies.answer_statement`).
 _COUNTED_COLUMNS = (
     'user_id, guest_token, rules_name, source, answered_at, "row", up_column, action, '
     "correct_action, late, ev_lost, response_ms"
 )
-#: What grading and the feedback read; the rest of the row is left unloaded.
-_ISSUED_COLUMNS = (
-    "id, rules_name, rules, cards, up, issued_at, answered_at, time_limit, "
-    "session_hands, session_right, session_streak, session_lost"
-)
+#: What grading and the feedback read, in the model's order (as ``Model.from_db`` takes
+#: them); the rest of the row is left unloaded.
+_ISSUED_FIELDS = tuple(
+    field.attname
+    for field in Drill._meta.concrete_fields
+    if field.attname in {
+        "id", "rules_name", "rules", "cards", "up", "issued_at", "answered_at", "time_limit",
+        "session_hands", "session_right", "session_streak", "session_lost",
+    }
+)  # fmt: skip
+#: Each database connection's conversions of those columns, worked out on its first read.
+_conversions: WeakKeyDictionary[BaseDatabaseWrapper, dict[int, Conversion]] = WeakKeyDictionary()
 
 
 def issued_drill(*, owner: Owner, drill_id: int) -> Drill | None:
-    """The drill with this id if it was dealt to this owner as a drill, else None."""
-    table = connections[router.db_for_read(Drill)].ops.quote_name(Drill._meta.db_table)
+    """The drill with this id if it was dealt to this owner as a drill, else None.
+
+    Read as a raw queryset would read it, without working out again for every answer
+    which columns need which conversion (a raw queryset's own cost was 150 µs of the
+    answer's read of 170).
+    """
+    connection = connections[router.db_for_read(Drill)]
+    quote = connection.ops.quote_name
     whose, whom = _whose(owner)
-    found = Drill.objects.raw(
-        f"SELECT {_ISSUED_COLUMNS} FROM {table} WHERE id = %s AND source = %s AND {whose}",
-        [drill_id, Drill.Source.DRILL, *whom],
-    )
-    return next(iter(found), None)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(map(quote, _ISSUED_FIELDS))} FROM {quote(Drill._meta.db_table)} "
+            f"WHERE id = %s AND source = %s AND {whose}",
+            [drill_id, Drill.Source.DRILL, *whom],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for position, (converters, column) in _conversions_of(connection).items():
+        for convert in converters:
+            values[position] = convert(values[position], column, connection)
+    return Drill.from_db(connection.alias, _ISSUED_FIELDS, values)
+
+
+def _conversions_of(connection: BaseDatabaseWrapper) -> dict[int, Conversion]:
+    """What the ORM applies to each column read (dates from text on SQLite, JSON, …)."""
+    if connection not in _conversions:
+        columns: list[Expression] = [
+            _column_field(name).get_col(Drill._meta.db_table) for name in _ISSUED_FIELDS
+        ]
+        compiler = connection.ops.compiler("SQLCompiler")(
+            Drill.objects.none().query, connection, connection.alias
+        )
+        _conversions[connection] = compiler.get_converters(columns)
+    return _conversions[connection]
 
 
 def record_answer(*, owner: Owner, drill_id: int, recorded: dict[str, Any]) -> bool:

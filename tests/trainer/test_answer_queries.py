@@ -38,6 +38,24 @@ def test_an_issued_drill_reads_back_as_its_model_would() -> None:
     assert found.issued_at == drill.issued_at and found.answered_at is None
 
 
+def test_every_field_read_is_the_value_and_type_the_orm_reads() -> None:
+    answered = timezone.now() - timedelta(minutes=3)
+    drill = drill_for(
+        GUEST, answered_at=answered, time_limit=5, session_hands=4, session_right=3,
+        session_streak=2, session_lost=Decimal("1.250000"),
+    )  # fmt: skip
+    orm = Drill.objects.get(pk=drill.pk)
+    for _ in range(2):  # the second read uses the conversions kept from the first
+        found = issued_drill(owner=GUEST, drill_id=drill.pk)
+        assert found is not None
+        for name in ("id", "rules_name", "rules", "cards", "up", "issued_at", "answered_at",
+                     "time_limit", "session_hands", "session_right", "session_streak",
+                     "session_lost"):  # fmt: skip
+            value = getattr(found, name)
+            assert (value, type(value)) == (getattr(orm, name), type(getattr(orm, name))), name
+    assert found.answered_at == answered and found.session_lost == Decimal("1.25")
+
+
 def test_no_one_else_reads_an_issued_drill() -> None:
     user = get_user_model().objects.create_user("ann", password="pw-123456!")
     account = Owner(user_id=user.pk, guest_token="")
