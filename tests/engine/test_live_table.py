@@ -32,7 +32,15 @@ from engine import (
     StateError,
     bots,
 )
-from engine.live_public import LivePublic, LiveSeat, NoticeKind, PublicBehind, SideBet, Stage
+from engine.live_public import (
+    LivePublic,
+    LiveSeat,
+    Notice,
+    NoticeKind,
+    PublicBehind,
+    SideBet,
+    Stage,
+)
 from engine.live_table import LiveTable
 from engine.seat import BehindBet
 from engine.table import BotSeat, Limits, PublicHand
@@ -606,3 +614,94 @@ def test_a_seat_that_sat_out_a_round_is_back_in_the_next_window():
     table.advance(8.0)
     ann = table.public("ann").seats[0]
     assert table.stage is Stage.BETTING and (ann.sitting_out, ann.rounds_out) == (False, 1)
+
+
+def test_a_bot_at_the_minimum_plays_on_and_one_below_it_is_bought_in_again_at_the_deal():
+    # The bot on 5 starts with the minimum, 10, and is not bought in. Round 1: ann's 10s 9s
+    # and the bot's 10h 7c both lose to the dealer's 10d 10c. At 8 ann bets again: the
+    # bot, at 0, is bought in with 10 as the round is dealt (9h 9d, the 8c up, 10h 8d).
+    table = live("10s 10h 10d 9s 7c 10c 9h 9d 8c 10h 8d 9c",
+                 bots=[BotSeat(5, "easy")], bot_bankroll=10)  # fmt: skip
+    seated(table, ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "stand", now=2.0)
+    assert table.balances["bot 5"] == 0
+    table.bet("ann", 3, 20, now=8.0)
+    bought = [n for n in table.notices if n.kind is NoticeKind.BOT_BOUGHT_IN]
+    assert bought == [Notice(8.0, NoticeKind.BOT_BOUGHT_IN, 5, "bot 5", 10)]
+
+
+def test_a_side_bet_changed_counts_its_old_amount_as_free_and_others_stay_apart():
+    # carl has 31 chips at a table of steps of 2: a first bet of 32 behind seat 3 is
+    # refused, but a bet of 20 there may be raised to 30 (its 20 is free again). Bets
+    # behind two seats, and two owners' behind one seat, are each their own.
+    table = live(limits=Limits(4, 100, 2))
+    seated(table, ("ann", 3), ("bob", 5))
+    table.buy_in("carl", 31, now=0.0)
+    with pytest.raises(IllegalActionError, match="^that bet is more than your balance$"):
+        table.bet_behind("carl", 3, 32, now=0.5)
+    table.bet_behind("carl", 3, 20, now=0.5)
+    table.bet_behind("carl", 3, 30, now=0.5)
+    table.bet_behind("ann", 5, 10, now=0.5)
+    table.bet_behind("bob", 3, 10, now=0.5)
+    ann_seat, bob_seat = table.public("carl").seats
+    assert [(b.owner, b.amount) for b in ann_seat.behind] == [("carl", 30), ("bob", 10)]
+    assert [(b.owner, b.amount) for b in bob_seat.behind] == [("ann", 10)]
+
+
+def test_preselections_and_acting_belong_to_the_round_in_play_only():
+    # ann stands on 19 against the 9: the round ends with the dealer's 9 7 2 = 18.
+    table = seated(live("10s 9h 9d 7c 2c"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    assert table.public(None).preselections == ()
+    table.act("ann", "stand", now=2.0)
+    assert table.stage is Stage.RESULT and table.public("ann").preselections == ()
+    with pytest.raises(IllegalActionError, match="^no round is in play$"):
+        table.act("ann", "hit", now=3.0)
+
+
+def test_a_timed_out_decision_names_its_seat_and_owner():
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    (notice,) = table.advance(12.0)
+    assert notice == Notice(11.0, NoticeKind.TIMED_OUT, 3, "ann")
+
+
+def test_a_bet_behind_needs_a_table_that_has_them_and_a_held_seat():
+    european = seated(LiveTable.new(EUROPEAN, now=0.0), ("ann", 3))
+    with pytest.raises(IllegalActionError, match="^this table has no bet behind$"):
+        european.bet_behind("ann", 3, 10, now=1.0)
+    table = seated(live(), ("ann", 3))
+    with pytest.raises(IllegalActionError, match="^seat 6 has no player$"):
+        table.bet_behind("ann", 6, 10, now=1.0)
+
+
+def test_the_next_window_shows_its_own_bets_not_the_last_rounds_cards():
+    # Round 1: ann stands on 19, the dealer's 9 7 2 = 18; bob sits down in the result
+    # pause. In the next window (from 7) ann bets 20 and nothing of round 1 is shown; a
+    # watcher has nothing committed.
+    table = seated(live("10s 9h 9d 7c 2c"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "stand", now=2.0)
+    table.buy_in("bob", 100, now=3.0)
+    table.sit("bob", 5, now=3.0)
+    table.bet("ann", 3, 20, now=8.0)
+    window = table.public(None)
+    ann, bob = window.seats
+    assert window.stage is Stage.BETTING
+    assert (ann.bet, ann.hands, bob.bet, bob.hands) == (20, (), None, ())
+    assert (window.history, window.dealer, window.committed) == ((), (), 0)
+
+
+def test_a_bettor_behind_who_declines_insurance_shows_a_stake_of_none_taken():
+    # Against the ace: ann declines, bob (10 behind her) declines; the dealer's A 7.
+    table = seated(live("10s Ah 10d 7c 2c"), ("ann", 3))
+    table.buy_in("bob", 100, now=0.0)
+    table.bet_behind("bob", 3, 10, now=0.5)
+    table.bet("ann", 3, 20, now=1.0)
+    (behind,) = table.public("bob").seats[0].behind
+    assert behind.insurance is None
+    table.act("ann", "no_insurance", now=2.0)
+    table.act("bob", "no_insurance", now=3.0)
+    (behind,) = table.public("bob").seats[0].behind
+    assert (behind.stakes, behind.insurance) == ((10,), 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import time
 
 import pytest
 
@@ -35,17 +36,22 @@ def nets_played_one_by_one(rules: Rules, tier: str, rounds: int, seed: int) -> l
 
 
 @pytest.mark.parametrize(
-    ("rules", "tier"), [(EUROPEAN, "easy"), (EUROPEAN, "normal"), (DELUXE, "hard")]
+    ("rules", "tier"),
+    [(EUROPEAN, "easy"), (EUROPEAN, "normal"), (DELUXE, "hard")],
 )
 def test_the_mean_and_its_standard_error_are_those_of_the_rounds_played(
     rules: Rules, tier: str
 ) -> None:
+    started = time.perf_counter()
     result = simulate(rules, tier, 300, seed=11)
+    elapsed = time.perf_counter() - started
     nets = nets_played_one_by_one(rules, tier, 300, seed=11)
     assert (result.rules, result.tier, result.rounds) == (rules.name, tier, 300)
     assert result.mean == pytest.approx(statistics.fmean(nets), abs=1e-12)
     assert result.stderr == pytest.approx(statistics.pstdev(nets) / math.sqrt(300), abs=1e-12)
-    assert result.rounds_per_second > 0
+    # Timed inside the call, after the hard tier's chart is made: at least the rate seen
+    # from outside it.
+    assert 300 / elapsed <= result.rounds_per_second < math.inf
 
 
 def test_each_tier_plays_its_own_bot() -> None:
@@ -60,7 +66,9 @@ def test_a_seed_gives_the_same_result_every_time() -> None:
 
 
 def test_an_unknown_tier_and_too_few_rounds_are_refused_by_name() -> None:
-    with pytest.raises(EngineError, match="unknown tier 'expert': choose one of easy, normal"):
+    with pytest.raises(
+        EngineError, match="^unknown tier 'expert': choose one of easy, normal, hard$"
+    ):
         simulate(EUROPEAN, "expert", 10)
-    with pytest.raises(EngineError, match="rounds must be at least 1"):
+    with pytest.raises(EngineError, match="^rounds must be at least 1$"):
         simulate(EUROPEAN, "normal", 0)
