@@ -571,12 +571,17 @@ def test_a_seat_taken_during_the_round_has_no_hand_to_preselect_for():
         table.preselect("carl", 6, "stand", now=2.0)
 
 
-def test_bets_cannot_be_cleared_once_the_window_has_closed():
-    # bob never bets: at 15 he is unseated and ann's round is dealt, before she clears.
+@pytest.mark.parametrize(
+    "late",
+    [lambda t: t.clear_bets("ann", now=16.0), lambda t: t.pair_bet("ann", 3, 10, now=16.0)],
+    ids=["clear", "pair bet"],
+)
+def test_bets_cannot_be_cleared_or_placed_once_the_window_has_closed(late):
+    # bob never bets: at 15 he is unseated and ann's round is dealt, before she moves.
     table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3), ("bob", 5))
     table.bet("ann", 3, 20, now=1.0)
     with pytest.raises(IllegalActionError, match="^bets are closed for this round$"):
-        table.clear_bets("ann", now=16.0)
+        late(table)
 
 
 def test_cashing_out_in_the_window_takes_back_the_bets_placed():
