@@ -629,6 +629,7 @@ def test_a_bot_at_the_minimum_plays_on_and_one_below_it_is_bought_in_again_at_th
                  bots=[BotSeat(5, "easy")], bot_bankroll=10)  # fmt: skip
     seated(table, ("ann", 3))
     table.bet("ann", 3, 20, now=1.0)
+    assert not [n for n in table.notices if n.kind is NoticeKind.BOT_BOUGHT_IN]
     table.act("ann", "stand", now=2.0)
     assert table.balances["bot 5"] == 0
     table.bet("ann", 3, 20, now=8.0)
@@ -710,3 +711,16 @@ def test_a_bettor_behind_who_declines_insurance_shows_a_stake_of_none_taken():
     table.act("bob", "no_insurance", now=3.0)
     (behind,) = table.public("bob").seats[0].behind
     assert (behind.stakes, behind.insurance) == ((10,), 0)
+
+
+def test_a_table_restored_with_a_seeded_generator_shuffles_with_it():
+    # A new table's shoe is shuffled when the first round is dealt, by the generator the
+    # table was restored with: the same seed deals the same cards, another seed others.
+    data = json.loads(json_of(LiveTable.new(DELUXE, now=0.0, rng=random.Random(1))))
+
+    def dealt(seed: int) -> tuple[PublicHand, ...]:
+        table = seated(LiveTable.from_json(data, rng=random.Random(seed)), ("ann", 3))
+        table.bet("ann", 3, 20, now=1.0)
+        return table.public(None).seats[0].hands
+
+    assert dealt(7) == dealt(7) != dealt(8)
