@@ -624,7 +624,8 @@ def test_a_seat_that_sat_out_a_round_is_back_in_the_next_window():
 def test_a_bot_at_the_minimum_plays_on_and_one_below_it_is_bought_in_again_at_the_deal():
     # The bot on 5 starts with the minimum, 10, and is not bought in. Round 1: ann's 10s 9s
     # and the bot's 10h 7c both lose to the dealer's 10d 10c. At 8 ann bets again: the
-    # bot, at 0, is bought in with 10 as the round is dealt (9h 9d, the 8c up, 10h 8d).
+    # bot, at 0, is bought in with 10 as the round is dealt (9h 9d, the 8c up, 10h 8d,
+    # the 9c down).
     table = live("10s 10h 10d 9s 7c 10c 9h 9d 8c 10h 8d 9c",
                  bots=[BotSeat(5, "easy")], bot_bankroll=10)  # fmt: skip
     seated(table, ("ann", 3))
@@ -635,6 +636,8 @@ def test_a_bot_at_the_minimum_plays_on_and_one_below_it_is_bought_in_again_at_th
     table.bet("ann", 3, 20, now=8.0)
     bought = [n for n in table.notices if n.kind is NoticeKind.BOT_BOUGHT_IN]
     assert bought == [Notice(8.0, NoticeKind.BOT_BOUGHT_IN, 5, "bot 5", 10)]
+    table.advance(60.0)  # ann's 19 stands by auto-play; the bot's 17 pushes the dealer's
+    assert table.balances["bot 5"] == 10
 
 
 def test_a_side_bet_changed_counts_its_old_amount_as_free_and_others_stay_apart():
