@@ -727,3 +727,38 @@ def test_a_table_restored_with_a_seeded_generator_shuffles_with_it():
         return table.public(None).seats[0].hands
 
     assert dealt(7) == dealt(7) != dealt(8)
+
+
+def test_a_seat_bet_changed_counts_its_old_amount_as_free_and_a_first_may_not_pass_the_balance():
+    table = live()
+    table.buy_in("ann", 109, now=0.0)
+    table.sit("ann", 3, now=0.0)
+    with pytest.raises(IllegalActionError, match="^that bet is more than your balance$"):
+        table.bet("ann", 3, 110, now=1.0)  # 109 chips: not 110
+    seated(table, ("bob", 5))
+    table.bet("ann", 3, 60, now=1.0)
+    table.bet("ann", 3, 100, now=1.0)  # 49 free and the 60 placed
+    assert table.public("ann").seats[0].bet == 100
+
+
+def test_one_owner_on_two_seats_may_put_all_their_chips_on_both_and_changes_both_at_once():
+    table = seated(live(), ("ann", 2), ("ann", 4), ("bob", 6))
+    table.bet("ann", 2, 50, now=1.0)
+    table.bet("ann", 4, 50, now=1.0)  # the other 50 of her 100
+    table.bet("ann", 2, 30, now=1.0)
+    assert [seat.bet for seat in table.public("ann").seats] == [30, 30, None]
+    again = seated(live(), ("ann", 2), ("ann", 4), ("bob", 6))
+    again.bet("ann", 2, 60, now=1.0)
+    with pytest.raises(IllegalActionError, match="^that bet is more than your balance$"):
+        again.bet("ann", 4, 60, now=1.0)
+
+
+def test_a_hand_played_out_for_a_leaver_starts_the_next_players_countdown():
+    # ann (1) leaves on her own turn at 4: her 10s 9s = 19 stands by auto-play, and bob's
+    # decision (10h 8d against the 9h) is awaited from 4, until 14.
+    table = seated(live("10s 10h 9h 9s 8d 7c"), ("ann", 1), ("bob", 3))
+    table.bet("ann", 1, 20, now=1.0)
+    table.bet("bob", 3, 20, now=1.0)
+    table.leave("ann", 1, now=4.0)
+    assert table.round is not None and table.round.turn is not None
+    assert table.round.turn.owner == "bob" and table.deadline == 14.0
