@@ -27,6 +27,8 @@ from engine import (
     IllegalActionError,
     Phase,
     PlayerView,
+    Round,
+    RoundVoided,
     Shoe,
     StakeSettled,
     StateError,
@@ -292,6 +294,30 @@ def test_a_fault_of_a_bot_voids_the_round_too(monkeypatch):
     table.act("ann", "stand", now=2.0)  # then the bot's turn: it fails
     assert table.round is not None and table.round.phase is Phase.VOIDED
     assert table.balances == {"bot 5": 1000, "ann": 100}
+    assert RoundVoided("RuntimeError: the bot broke") in table.round.history()
+
+
+def test_a_fault_in_auto_play_voids_the_round_at_the_time_it_happened(monkeypatch):
+    def broken(self):
+        raise RuntimeError("auto-play broke")
+
+    monkeypatch.setattr(Round, "auto_play", broken)
+    table = seated(live("10s 9h 9s 7c"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.leave("ann", 3, now=4.0)
+    assert (4.0, NoticeKind.VOIDED) in [(n.at, n.kind) for n in table.notices]
+
+
+def test_a_bettor_behind_a_bots_seat_decides_whether_to_follow_its_double():
+    # Nobody is seated but the normal bot (1): bob's bet behind it is dealt at 15. The
+    # bot doubles its 5s 6d = 11 against the 9h, and bob is asked to follow.
+    table = live("5s 9h 6d 7c 10h 9d", bots=[BotSeat(1, "normal")])
+    table.buy_in("bob", 100, now=0.0)
+    table.bet_behind("bob", 1, 10, now=1.0)
+    table.advance(15.0)
+    public = table.public("bob")
+    assert public.turn is not None and public.turn.owner == "bob"
+    assert public.turn.decision is Decision.FOLLOW_DOUBLE
 
 
 # Every stake is in the history ------------------------------------------------------------
@@ -751,6 +777,16 @@ def test_one_owner_on_two_seats_may_put_all_their_chips_on_both_and_changes_both
     again.bet("ann", 2, 60, now=1.0)
     with pytest.raises(IllegalActionError, match="^that bet is more than your balance$"):
         again.bet("ann", 4, 60, now=1.0)
+
+
+def test_a_raise_on_two_seats_the_balance_cannot_cover_twice_is_split_in_the_tables_steps():
+    # ann has 90: 20 on each seat leaves 50 free. Raising one seat to 50 would cost 60 on
+    # both, so the 70 of 20 + 50 is split: 35, down to the step of 10, is 30 on each.
+    table = seated(live(), ("ann", 2), ("ann", 4), ("bob", 6), chips=90)
+    table.bet("ann", 2, 20, now=1.0)
+    table.bet("ann", 4, 20, now=1.0)
+    table.bet("ann", 2, 50, now=1.0)
+    assert [seat.bet for seat in table.public("ann").seats[:2]] == [30, 30]
 
 
 def test_a_hand_played_out_for_a_leaver_starts_the_next_players_countdown():
