@@ -53,7 +53,7 @@ def test_every_field_read_is_the_value_and_type_the_orm_reads() -> None:
                      "session_lost"):  # fmt: skip
             value = getattr(found, name)
             assert (value, type(value)) == (getattr(orm, name), type(getattr(orm, name))), name
-    assert found.answered_at == answered and found.session_lost == Decimal("1.25")
+        assert found.answered_at == answered and found.session_lost == Decimal("1.25")
 
 
 def test_no_one_else_reads_an_issued_drill() -> None:
