@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -43,8 +42,10 @@ _ISSUED_FIELDS = tuple(
         "session_hands", "session_right", "session_streak", "session_lost",
     }
 )  # fmt: skip
-#: Each database connection's conversions of those columns, worked out on its first read.
-_conversions: WeakKeyDictionary[BaseDatabaseWrapper, dict[int, Conversion]] = WeakKeyDictionary()
+#: Each database's conversions of those columns, worked out on its first read. They depend
+#: on the database's settings alone, the same for every thread's connection to it; kept by
+#: alias, so that a server starting a thread (and a connection) per request keeps one each.
+_conversions: dict[str, dict[int, Conversion]] = {}
 
 
 def issued_drill(*, owner: Owner, drill_id: int) -> Drill | None:
@@ -75,15 +76,15 @@ def issued_drill(*, owner: Owner, drill_id: int) -> Drill | None:
 
 def _conversions_of(connection: BaseDatabaseWrapper) -> dict[int, Conversion]:
     """What the ORM applies to each column read (dates from text on SQLite, JSON, …)."""
-    if connection not in _conversions:
+    if connection.alias not in _conversions:
         columns: list[Expression] = [
             _column_field(name).get_col(Drill._meta.db_table) for name in _ISSUED_FIELDS
         ]
         compiler = connection.ops.compiler("SQLCompiler")(
             Drill.objects.none().query, connection, connection.alias
         )
-        _conversions[connection] = compiler.get_converters(columns)
-    return _conversions[connection]
+        _conversions[connection.alias] = compiler.get_converters(columns)
+    return _conversions[connection.alias]
 
 
 def record_answer(*, owner: Owner, drill_id: int, recorded: dict[str, Any]) -> bool:

@@ -531,12 +531,13 @@ def test_the_public_view_shows_each_seat_its_bets_and_then_its_cards_and_stakes(
     assert table.public("bob").decision is None and table.public(None).decision is None
 
 
-def leaving_table() -> LiveTable:
+def leaving_table(limits: Limits | None = None, bet: int = 20) -> LiveTable:
     """ann on 3 and bob on 5, both bet at 1: ann 5s 6d (11), bob 10s 7s (17), the dealer's
     9h up and the 7c down; ann's decision is awaited from 1, until 11."""
-    table = seated(live("5s 10s 9h 6d 7s 7c 2c 10h 5d"), ("ann", 3), ("bob", 5))
-    table.bet("bob", 5, 20, now=1.0)
-    table.bet("ann", 3, 20, now=1.0)
+    table = live("5s 10s 9h 6d 7s 7c 2c 10h 5d", limits=limits)
+    seated(table, ("ann", 3), ("bob", 5))
+    table.bet("bob", 5, bet, now=1.0)
+    table.bet("ann", 3, bet, now=1.0)
     assert table.stage is Stage.PLAYING and table.deadline == 11.0
     return table
 
@@ -566,11 +567,8 @@ def test_the_last_person_to_bet_leaving_the_window_closes_it_and_deals():
 
 
 def test_a_table_of_its_own_limits_with_a_holder_leaving_comes_back_from_json_the_same():
-    # As `leaving_table`, at limits of 4 to 100 in steps of 2: bob leaves on ann's turn.
-    table = live("5s 10s 9h 6d 7s 7c 2c 10h 5d", limits=Limits(4, 100, 2))
-    seated(table, ("ann", 3), ("bob", 5))
-    table.bet("bob", 5, 6, now=1.0)
-    table.bet("ann", 3, 6, now=1.0)
+    # At limits of 4 to 100 in steps of 2: bob leaves on ann's turn.
+    table = leaving_table(Limits(4, 100, 2), bet=6)
     table.leave("bob", 5, now=2.0)
     copy = LiveTable.from_json(json.loads(json_of(table)))
     assert copy == table and copy.holders[5].leaving
