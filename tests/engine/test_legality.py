@@ -7,6 +7,7 @@ import pytest
 from engine.cards import card_code
 from engine.hand import Hand
 from engine.legality import (
+    behind_refusal,
     effective_action,
     hand_actions,
     hand_refusal,
@@ -145,3 +146,20 @@ def test_a_refusal_carries_its_reason_code_for_an_app_to_word():
     error = hand_refusal(DOUBLE, EUROPEAN, eights, True)
     assert (error.code, dict(error.params)) == ("double_first_two_cards", {})
     assert hand_refusal(Action.SURRENDER, EUROPEAN, eights, True).code == "no_surrender"
+
+
+def test_a_bettor_behinds_choice_asked_of_a_hand_is_not_offered_by_name() -> None:
+    """Following is a bettor behind's decision; asked of a seat's own hand it is refused,
+    and the refusal names the action so that the player's language can say which."""
+    error = hand_refusal(Action.FOLLOW, EUROPEAN, hand("8s", "8d"), True)
+    assert (error.code, dict(error.params)) == ("not_offered", {"action": "follow"})
+    assert str(error) == "you cannot follow here"
+
+
+def test_a_bettor_behind_is_refused_for_the_decision_in_front_of_them() -> None:
+    """While insurance is decided the refusal is insurance's; then, following's."""
+    assert behind_refusal(Action.INSURE, True).code == "insurance_balance"
+    assert behind_refusal(Action.FOLLOW, True).code == "insurance_first"
+    assert behind_refusal(Action.FOLLOW, False).code == "follow_balance"
+    assert str(behind_refusal(Action.FOLLOW, False)) == "your balance does not cover following"
+    assert behind_refusal(Action.INSURE, False).code == "follow_first"

@@ -459,7 +459,11 @@ def test_leaving_in_the_betting_window_frees_the_seat_and_returns_the_bets_on_it
     table.pair_bet("carl", 3, 20, now=1.0)
     table.leave("ann", 3, now=2.0)
     assert 3 not in table.holders and table.public("carl").committed == 0
-    assert kinds(table.notices) == ["left", "behind_returned", "pair_returned"]
+    assert table.notices == [
+        Notice(2.0, NoticeKind.LEFT, 3, "ann"),
+        Notice(2.0, NoticeKind.BEHIND_RETURNED, 3, "carl", 10),
+        Notice(2.0, NoticeKind.PAIR_RETURNED, 3, "carl", 20),
+    ]
 
 
 def test_clearing_ones_bets_withdraws_every_bet_of_the_window():
@@ -623,6 +627,15 @@ def test_sitting_out_withdraws_the_seat_bet():
     table.bet("ann", 3, 20, now=1.0)
     table.sit_out("ann", 3, now=2.0)
     assert table.public("ann").committed == 0 and table.public("ann").seats[0].bet is None
+    assert table.public("ann").seats[0].sitting_out
+
+
+def test_a_bet_after_sitting_out_takes_the_seat_back_into_the_round():
+    table = seated(live(), ("ann", 3), ("bob", 5))
+    table.sit_out("ann", 3, now=1.0)
+    table.bet("ann", 3, 20, now=2.0)
+    (seat, _) = table.public("ann").seats
+    assert (seat.bet, seat.sitting_out) == (20, False)
 
 
 def test_clearing_ones_bets_leaves_everyone_elses():
