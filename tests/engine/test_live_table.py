@@ -139,13 +139,13 @@ def test_a_seat_may_sit_out_one_round_and_is_freed_after_a_second_in_a_row():
     table = seated(live("10s 9h 9d 7c 10c 9s 8d 7h"), ("ann", 3), ("bob", 5))
     table.sit_out("bob", 5, now=1.0)
     table.bet("ann", 3, 20, now=1.0)
-    assert NoticeKind.SAT_OUT in [n.kind for n in table.notices] and 5 in table.holders
+    assert Notice(1.0, NoticeKind.SAT_OUT, 5, "bob") in table.notices and 5 in table.holders
     table.act("ann", "stand", now=2.0)  # 19 against 16, which draws 10c: bust
     table.advance(2.0 + RESULT)  # the next window opens
     table.sit_out("bob", 5, now=8.0)
     table.bet("ann", 3, 20, now=8.0)
     assert 5 not in table.holders
-    assert NoticeKind.FREED_SAT_OUT in [n.kind for n in table.notices]
+    assert Notice(8.0, NoticeKind.FREED_SAT_OUT, 5, "bob") in table.notices
 
 
 def test_a_holder_who_cannot_cover_the_minimum_when_the_round_starts_is_freed():
@@ -161,7 +161,26 @@ def test_a_holder_who_cannot_cover_the_minimum_when_the_round_starts_is_freed():
     table.sit_out("ann", 3, now=8.0)
     table.bet("bob", 5, 10, now=8.0)
     assert 3 not in table.holders
-    assert NoticeKind.FREED_SHORT in [n.kind for n in table.notices]
+    assert Notice(8.0, NoticeKind.FREED_SHORT, 3, "ann") in table.notices
+
+
+def test_a_seat_sitting_out_on_the_minimum_keeps_its_place_and_has_its_side_bets_returned():
+    # ann has exactly the minimum and sits out; carl bets behind her and on her pair and
+    # on bob's pair; bob's bet closes the window.
+    table = seated(live("10s 9h 9d 7c 2c"), ("ann", 3), ("bob", 5), chips=10)
+    table.buy_in("carl", 100, now=0.0)
+    table.bet_behind("carl", 3, 10, now=1.0)
+    table.pair_bet("carl", 3, 20, now=1.0)
+    table.pair_bet("carl", 5, 10, now=1.0)
+    table.sit_out("ann", 3, now=2.0)
+    table.bet("bob", 5, 10, now=3.0)
+    assert table.notices[:3] == [
+        Notice(3.0, NoticeKind.SAT_OUT, 3, "ann"),
+        Notice(3.0, NoticeKind.BEHIND_RETURNED, 3, "carl", 10),
+        Notice(3.0, NoticeKind.PAIR_RETURNED, 3, "carl", 20),
+    ]
+    # bob is dealt 10s 9d: carl's pair bet on his seat rode and lost; the rest came back.
+    assert 3 in table.holders and table.balances["carl"] == 90
 
 
 def test_without_a_persons_stake_no_round_is_dealt_and_a_quiet_table_waits_unplayed():
