@@ -389,6 +389,19 @@ def refusals_table() -> LiveTable:
         (lambda t: t.act("bob", "hit", now=1.0), "^no round is in play$"),
         (lambda t: t.bet("bob", 1, 15, now=1.0), "steps of 10"),
         (lambda t: t.pair_bet("guest", 2, 10, now=1.0), "^seat 2 has no player$"),
+        (lambda t: t.sit("guest", 0, now=1.0), "^there is no seat 0 at this table$"),
+        (lambda t: t.sit("guest", 8, now=1.0), "^there is no seat 8 at this table$"),
+        (lambda t: t.sit("guest", "2", now=1.0), "^there is no seat 2 at this table$"),
+        (lambda t: t.sit("carl", 2, now=1.0), "^buy in with at least 10 chips to sit$"),
+        (lambda t: t.buy_in("guest", 0, now=1.0), "^buy in with a whole number of chips"),
+        pytest.param(
+            lambda t: t.buy_in("guest", "10", now=1.0), "^buy in with a whole", id="chips-text"
+        ),
+        (lambda t: t.buy_in("bot 2", 100, now=1.0), "^that is not a player's name$"),
+        pytest.param(lambda t: t.buy_in("", 100, now=1.0), "^that is not", id="name-empty"),
+        pytest.param(lambda t: t.buy_in(7, 100, now=1.0), "^that is not", id="name-number"),
+        (lambda t: t.advance(float("nan")), "^the time must be a number of seconds$"),
+        pytest.param(lambda t: t.advance("3"), "^the time must be a number", id="time-text"),
     ],
 )
 def test_a_refused_move_in_the_betting_window_says_why_and_changes_nothing(attempt, message):
@@ -492,6 +505,75 @@ def test_clearing_ones_bets_withdraws_every_bet_of_the_window():
     assert table.public("ann").committed == 30
     table.clear_bets("ann", now=2.0)
     assert table.public("ann").committed == 0 and table.stage is Stage.BETTING
+
+
+def test_each_move_applies_the_clock_before_it_and_a_single_chip_buys_in():
+    # carl sits at 1 and never bets, bob bets on 5: betting closes at 15 with bob alone.
+    table = seated(live("10s 9h 9d 7c 2c"), ("carl", 1), ("bob", 5))
+    table.buy_in("ann", 10, now=0.0)
+    table.bet("bob", 5, 20, now=1.0)
+    table.sit("ann", 3, now=16.0)  # taken from the next deal: not in the round in play
+    assert table.stage is Stage.PLAYING and 1 not in table.holders and 3 in table.holders
+    assert table.round is not None and [seat.number for seat in table.round.seats] == [5]
+    # bob's hand is auto-played at 25 and the result shown until 30.
+    table.buy_in("dan", 1, now=31.0)
+    assert table.stage is Stage.BETTING and table.balances["dan"] == 1
+
+
+def test_a_lone_person_freed_for_sitting_out_twice_leaves_the_table_waiting_unplayed():
+    table = seated(live(), ("ann", 3))
+    table.sit_out("ann", 3, now=1.0)  # the window closes at once: nobody has a bet
+    assert kinds(table.notices) == ["sat_out", "no_round"] and table.deadline == 1.0 + BETTING
+    table.sit_out("ann", 3, now=2.0)
+    assert table.notices == [
+        Notice(2.0, NoticeKind.FREED_SAT_OUT, 3, "ann"),
+        Notice(2.0, NoticeKind.NO_ROUND),
+    ]
+    assert table.holders == {} and table.deadline == 2.0 + BETTING
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"betting_seconds": 0}, "^each countdown is a number of seconds, up to an hour$"),
+        ({"decision_seconds": 3600}, "^each countdown"),
+        ({"result_seconds": "5"}, "^each countdown"),
+        ({"max_seats_per_owner": 3}, "^an owner may hold 1 to 2 seats under these rules$"),
+        ({"max_seats_per_owner": 0}, "^an owner may hold 1 to 2 seats"),
+        ({"max_seats_per_owner": "1"}, "^an owner may hold 1 to 2 seats"),
+        ({"bots": [BotSeat(8, "easy")]}, "^seats are numbered 1 to 7$"),
+        ({"bots": [BotSeat("1", "easy")]}, "^seats are numbered 1 to 7$"),
+        ({"bots": [BotSeat(2, "easy"), BotSeat(2, "hard")]}, "^two bots cannot share a seat$"),
+        ({"bots": [BotSeat(2, "expert")]}, "^no bot tier 'expert': choose easy, normal, hard$"),
+        ({"bot_bankroll": 9}, "^the bots' bankroll must be at least 10 chips$"),
+        ({"bot_bankroll": "1000"}, "^the bots' bankroll must be at least 10 chips$"),
+    ],
+)
+def test_a_table_opens_only_with_settings_it_can_keep(settings, message):
+    with pytest.raises(IllegalActionError, match=message):
+        LiveTable.new(DELUXE, now=0.0, **settings)
+
+
+def test_a_table_opens_with_settings_at_their_bounds_and_keeps_them():
+    table = LiveTable.new(
+        DELUXE, now=0.0, bots=[BotSeat(1, "easy"), BotSeat(7, "hard")], bot_bankroll=10,
+        betting_seconds=0.5, decision_seconds=3599, result_seconds=1, max_seats_per_owner=1,
+    )  # fmt: skip
+    assert (table.betting_seconds, table.decision_seconds, table.deadline) == (0.5, 3599.0, 0.5)
+    assert table.balances == {"bot 1": 10, "bot 7": 10}
+    table.buy_in("ann", 100, now=0.0)
+    table.sit("ann", 3, now=0.0)
+    with pytest.raises(IllegalActionError, match="^one player may hold at most 1 seat"):
+        table.sit("ann", 4, now=0.0)
+
+
+def test_a_table_given_a_generator_shuffles_its_shoe_with_it():
+    def shoe_of(seed: int) -> Shoe:
+        shoe = LiveTable.new(DELUXE, now=0.0, rng=random.Random(seed)).shoe
+        shoe.prepare_round(DELUXE)  # a fresh shoe is shuffled before its first round
+        return shoe
+
+    assert shoe_of(7) == shoe_of(7) and shoe_of(7) != shoe_of(8)
 
 
 # What the table shows (RULES.md §2) -------------------------------------------------------
