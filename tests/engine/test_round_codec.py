@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import pytest
+
 from engine.cards import Card
 from engine.events import ActionTaken, BehindDecided, CardDealt, StakeSettled
 from engine.round import Round
@@ -85,3 +87,11 @@ def test_events_are_stored_as_short_lists_with_card_codes() -> None:
     assert event_to_json(half)[7] == "25/2"
     for event in (hole, settled, half):
         assert event_from_json(json.loads(json.dumps(event_to_json(event)))) == event
+
+
+def test_a_stored_card_code_past_the_last_card_is_refused_naming_it() -> None:
+    assert event_from_json(["card", 1, 0, 51]) == CardDealt(1, 0, Card("A", "s"))
+    with pytest.raises(ValueError, match="^card code out of range: 52$"):
+        event_from_json(["card", 1, 0, 52])
+    with pytest.raises(ValueError, match="^card code out of range: -1$"):
+        event_from_json(["card", 1, 0, -1])

@@ -153,7 +153,7 @@ def test_nothing_is_preselected_once_the_turn_has_come_nor_for_a_natural_nor_bef
     with pytest.raises(IllegalActionError, match="no turn to come"):
         rnd.preselect(seat=1, action=STAND)
     rnd.deal()
-    with pytest.raises(IllegalActionError, match="turn has come"):
+    with pytest.raises(IllegalActionError, match="^seat 1's turn has come: decide now$"):
         rnd.preselect(seat=1, action=STAND)
     assert rnd.preselect_actions(2) == ()
     with pytest.raises(IllegalActionError, match="natural"):

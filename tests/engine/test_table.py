@@ -972,6 +972,15 @@ def test_a_stored_table_without_the_players_balance_is_refused_saying_so() -> No
         Table.from_json(data)
 
 
+def test_a_stored_table_whose_round_keeps_no_balances_is_refused_saying_so() -> None:
+    table = stacked(ORDER_SHOE)
+    table.deal(20)
+    data = table.to_json()
+    data["round"]["balances"] = None
+    with pytest.raises(StateError, match="^not a valid table: a table's round keeps the balances$"):
+        Table.from_json(data)
+
+
 @pytest.mark.parametrize("data", [None, [], "table", 3])
 def test_from_json_of_something_not_a_table_raises_state_error(data: Any) -> None:
     with pytest.raises(StateError):
