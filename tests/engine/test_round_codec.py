@@ -95,3 +95,8 @@ def test_a_stored_card_code_past_the_last_card_is_refused_naming_it() -> None:
         event_from_json(["card", 1, 0, 52])
     with pytest.raises(ValueError, match="^card code out of range: -1$"):
         event_from_json(["card", 1, 0, -1])
+
+
+def test_a_stored_history_entry_of_no_known_kind_is_refused_showing_it() -> None:
+    with pytest.raises(ValueError, match=r"^unknown history entry \['bet', 1, 10\]$"):
+        event_from_json(["bet", 1, 10])
