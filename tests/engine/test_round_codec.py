@@ -11,7 +11,13 @@ import pytest
 from engine.cards import Card
 from engine.events import ActionTaken, BehindDecided, CardDealt, StakeSettled
 from engine.round import Round
-from engine.round_codec import event_from_json, event_to_json, history_from_json, history_to_json
+from engine.round_codec import (
+    chips_from_json,
+    event_from_json,
+    event_to_json,
+    history_from_json,
+    history_to_json,
+)
 from engine.rules import DELUXE, EUROPEAN
 from engine.shoe import Shoe
 from engine.values import Action, Result, StakeKind
@@ -100,3 +106,9 @@ def test_a_stored_card_code_past_the_last_card_is_refused_naming_it() -> None:
 def test_a_stored_history_entry_of_no_known_kind_is_refused_showing_it() -> None:
     with pytest.raises(ValueError, match=r"^unknown history entry \['bet', 1, 10\]$"):
         event_from_json(["bet", 1, 10])
+
+
+def test_stored_chips_read_as_whole_or_exact_amounts_and_never_from_a_flag() -> None:
+    assert (chips_from_json(25), chips_from_json("25/2")) == (25, Fraction(25, 2))
+    with pytest.raises(ValueError, match="^chips must be a number$"):
+        chips_from_json(True)

@@ -452,6 +452,13 @@ def test_raising_one_seat_repeats_it_on_the_other_when_the_balance_allows():
     assert rnd.balances == {"p1": 0}
 
 
+def test_a_lone_players_bet_changes_on_their_seat_alone():
+    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"), balances={"player": 100})
+    rnd.place_bet(seat=2, amount=BET)  # the owner is "player" when none is named
+    rnd.change_bet(seat=2, amount=3 * BET)
+    assert [seat.bet for seat in rnd.seats] == [3 * BET] and rnd.balances == {"player": 70}
+
+
 def test_otherwise_the_raise_splits_the_total_evenly_between_the_two_seats():
     # 10 + 30 = 40 in all: 20 on each, which costs the 20 raising one seat would.
     rnd = two_seats_of(40)

@@ -211,6 +211,7 @@ def test_a_contradiction_names_its_fields_in_its_error():
     with pytest.raises(RulesError) as refused:
         EUROPEAN.with_overrides({"nonsense": "1"})
     assert (refused.value.field, refused.value.code) == ("nonsense", "unknown_field")
+    assert str(refused.value) == "unknown rule field: nonsense"
 
 
 def test_early_surrender_is_refused_where_the_dealer_peeks():
