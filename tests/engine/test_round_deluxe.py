@@ -452,11 +452,18 @@ def test_raising_one_seat_repeats_it_on_the_other_when_the_balance_allows():
     assert rnd.balances == {"p1": 0}
 
 
-def test_a_lone_players_bet_changes_on_their_seat_alone():
-    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"), balances={"player": 100})
+def test_a_lone_seats_bet_changes_by_itself_up_to_the_whole_balance():
+    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"), balances={"player": 40})
     rnd.place_bet(seat=2, amount=BET)  # the owner is "player" when none is named
-    rnd.change_bet(seat=2, amount=3 * BET)
-    assert [seat.bet for seat in rnd.seats] == [3 * BET] and rnd.balances == {"player": 70}
+    rnd.change_bet(seat=2, amount=4 * BET)  # no second seat to share the raise with
+    assert [seat.bet for seat in rnd.seats] == [4 * BET] and rnd.balances == {"player": 0}
+
+
+def test_a_bet_is_lowered_on_a_round_that_keeps_no_balances():
+    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"))
+    rnd.place_bet(seat=2, amount=3 * BET)
+    rnd.change_bet(seat=2, amount=BET)
+    assert [seat.bet for seat in rnd.seats] == [BET] and rnd.balances is None
 
 
 def test_otherwise_the_raise_splits_the_total_evenly_between_the_two_seats():
