@@ -9,6 +9,7 @@ from engine.hand import Hand
 from engine.legality import (
     behind_refusal,
     effective_action,
+    follow_actions,
     hand_actions,
     hand_refusal,
     insurance_actions,
@@ -163,3 +164,8 @@ def test_a_bettor_behind_is_refused_for_the_decision_in_front_of_them() -> None:
     assert behind_refusal(Action.FOLLOW, False).code == "follow_balance"
     assert str(behind_refusal(Action.FOLLOW, False)) == "your balance does not cover following"
     assert behind_refusal(Action.INSURE, False).code == "follow_first"
+
+
+def test_following_is_offered_only_when_the_balance_covers_it() -> None:
+    assert follow_actions(True) == (Action.FOLLOW, Action.NO_FOLLOW)
+    assert follow_actions(False) == (Action.NO_FOLLOW,)

@@ -112,3 +112,8 @@ def test_stored_chips_read_as_whole_or_exact_amounts_and_never_from_a_flag() -> 
     assert (chips_from_json(25), chips_from_json("25/2")) == (25, Fraction(25, 2))
     with pytest.raises(ValueError, match="^chips must be a number$"):
         chips_from_json(True)
+
+
+def test_only_an_event_is_stored_as_one() -> None:
+    with pytest.raises(TypeError, match="^not an event: 'deal'$"):
+        event_to_json("deal")  # type: ignore[arg-type]

@@ -428,6 +428,23 @@ def test_a_bet_behind_that_cannot_follow_a_resplit_rides_only_on_the_hands_it_fo
     assert balances == {"p1": 130, "b": 16}
 
 
+def test_a_bet_behind_that_follows_a_resplit_rides_on_the_new_hand_beside_the_one_split():
+    # As above, but b has 12 chips and follows both splits: the re-split's new hand is
+    # the second of three, and b's stake goes there, not on the last.
+    rules = EUROPEAN.replace(bet_behind=True)
+    balances = {"p1": 100, "b": 12}
+    bets = behind_of("b")
+    rnd = dealt("8s 6h 8d 10c 8h 10s 10d 10h 9s", rules=rules, balances=balances, bets=bets)
+    rnd.apply(Action.SPLIT)
+    rnd.apply(Action.FOLLOW)
+    rnd.apply(Action.SPLIT)
+    rnd.apply(Action.FOLLOW)
+    for _ in range(3):
+        rnd.apply(Action.STAND)
+    assert behind_settlements(rnd) == [(0, 4, 8), (1, 4, 8), (2, 4, 8)]
+    assert balances == {"p1": 130, "b": 24}
+
+
 def test_one_account_on_two_seats_bets_the_same_on_both():
     rnd = Round(DELUXE, Shoe.stacked("8s 9h 8d 7c"), balances={"p1": 100})
     rnd.place_bet(seat=1, amount=10, owner="p1")
@@ -586,3 +603,5 @@ def test_no_decision_is_taken_for_a_player_once_the_round_is_over():
     rnd.apply(Action.STAND)
     with pytest.raises(IllegalActionError, match="^no decision is awaited$"):
         rnd.auto_play()
+    with pytest.raises(IllegalActionError, match="^no decision is awaited$"):
+        rnd.view()
