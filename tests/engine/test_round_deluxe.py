@@ -476,6 +476,13 @@ def test_a_lone_seats_bet_changes_by_itself_up_to_the_whole_balance():
     assert [seat.bet for seat in rnd.seats] == [4 * BET] and rnd.balances == {"player": 0}
 
 
+def test_a_pair_bet_without_an_owner_named_is_the_players():
+    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"), balances={"player": 100})
+    rnd.place_bet(seat=2, amount=BET)
+    rnd.place_pair_bet(seat=2, amount=5)
+    assert rnd.balances == {"player": 85}
+
+
 def test_a_bet_is_lowered_on_a_round_that_keeps_no_balances():
     rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"))
     rnd.place_bet(seat=2, amount=3 * BET)
