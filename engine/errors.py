@@ -23,7 +23,7 @@ class IllegalActionError(EngineError, ValueError):
     """
 
     def __init__(
-        self, message: str, *, code: str = "invalid", params: Mapping[str, object] | None = None
+        self, message: str, *, code: str, params: Mapping[str, object] | None = None
     ) -> None:
         super().__init__(message)
         self.code = code

@@ -214,6 +214,23 @@ def test_a_contradiction_names_its_fields_in_its_error():
     assert str(refused.value) == "unknown rule field: nonsense"
 
 
+@pytest.mark.parametrize(
+    ("fields", "field", "code"),
+    [
+        ({"original_bets_only": True}, "original_bets_only", "original_bets_with_peek"),
+        ({"surrender": "early"}, "surrender", "early_surrender_with_peek"),
+        ({"resplit_aces": True, "max_hands": 2}, "resplit_aces", "resplit_aces_hands"),
+        ({"max_seats": 1}, "seats_per_account", "seats_over_max"),
+    ],
+)
+def test_each_contradiction_is_refused_naming_its_field_and_code(
+    fields: dict[str, Any], field: str, code: str
+) -> None:
+    with pytest.raises(RulesError) as refused:
+        DELUXE.replace(**fields)  # the dealer peeks; two seats a player
+    assert (refused.value.field, refused.value.code) == (field, code)
+
+
 def test_early_surrender_is_refused_where_the_dealer_peeks():
     # Early surrender is decided before the peek, and a round has no decision there.
     assert EUROPEAN.with_overrides({"surrender": "early"}).surrender is Surrender.EARLY
