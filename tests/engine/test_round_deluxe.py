@@ -332,6 +332,29 @@ def test_a_bettor_behind_who_cannot_afford_insurance_is_not_asked():
     assert rnd.phase is Phase.PLAYER_TURNS
 
 
+@pytest.mark.parametrize(("left", "asked"), [(2, True), (1, False)])
+def test_a_bettor_behind_is_asked_about_insurance_when_half_their_stake_is_left(left, asked):
+    balances = {"p1": 100, "b": 4 + left}
+    rnd = dealt("10s Ah 9d 7c", balances=balances, bets=behind_of("b"))
+    rnd.apply(Action.NO_INSURANCE)
+    assert (rnd.phase is Phase.INSURANCE) is asked
+    if asked:
+        assert rnd.turn == Turn(1, None, "b", Decision.BEHIND_INSURANCE, 0)
+
+
+def test_a_bettor_behind_who_did_not_follow_a_split_is_passed_over_for_the_next_on_its_double():
+    # a declines to follow the split of 8,8 and b follows; the second hand, 8d 3d, doubles:
+    # only b has a stake on it, so b is asked, after a is passed over.
+    rules = EUROPEAN.replace(bet_behind=True)
+    rnd = dealt("8s 6h 8d 10c 10s 3d 9h", rules=rules, bets=behind_of("a", "b"))
+    rnd.apply(Action.SPLIT)
+    rnd.apply(Action.NO_FOLLOW, owner="a")
+    rnd.apply(Action.FOLLOW, owner="b")
+    rnd.apply(Action.STAND)  # 8s 10s
+    rnd.apply(Action.DOUBLE)  # 8d 3d
+    assert rnd.turn == Turn(1, 1, "b", Decision.FOLLOW_DOUBLE, 1)
+
+
 def test_nobody_bets_behind_their_own_seat():
     rnd = Round(DELUXE, Shoe.stacked("8s 9h 8d 7c"))
     rnd.place_bet(seat=1, amount=BET, owner="p1")

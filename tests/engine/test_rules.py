@@ -231,6 +231,13 @@ def test_each_contradiction_is_refused_naming_its_field_and_code(
     assert (refused.value.field, refused.value.code) == (field, code)
 
 
+@pytest.mark.parametrize("value", [None, "3/2", [3, 2], 1.5])
+def test_odds_of_any_other_type_are_refused_as_out_of_range(value: Any) -> None:
+    with pytest.raises(RulesError) as refused:
+        EUROPEAN.replace(blackjack_pays=value)
+    assert (refused.value.field, refused.value.code) == ("blackjack_pays", "range")
+
+
 def test_early_surrender_is_refused_where_the_dealer_peeks():
     # Early surrender is decided before the peek, and a round has no decision there.
     assert EUROPEAN.with_overrides({"surrender": "early"}).surrender is Surrender.EARLY
