@@ -19,6 +19,8 @@ from engine import (
     Shoe,
     StakeSettled,
 )
+from engine.cards import parse_cards
+from engine.events import DEALER
 
 BET = 10
 
@@ -205,6 +207,13 @@ def test_a_bust_hand_loses_even_when_the_dealer_busts_later():
     assert hand_results(rnd) == [(1, "bust", -10)]
 
 
+def test_a_hand_of_exactly_22_is_bust_and_leaves_the_dealer_nothing_to_draw_for():
+    rnd = dealt("10s 6h 2d 10c Ks", seats=1)  # the shoe holds no card for the dealer
+    rnd.apply(Action.HIT)  # 10+2+10 = 22
+    assert [str(card) for card in rnd.outcome().dealer] == ["6h", "10c"]
+    assert hand_results(rnd) == [(1, "bust", -10)]
+
+
 def test_a_bust_hand_loses_though_another_seat_makes_the_dealer_draw_and_bust():
     # seat 1: 10s 5d; seat 2: 10h 8c; dealer 6h 10c, draws 9s → bust
     rnd = dealt("10s 10h 6h 5d 8c 10c 9d 9s", seats=2)
@@ -212,6 +221,15 @@ def test_a_bust_hand_loses_though_another_seat_makes_the_dealer_draw_and_bust():
     rnd.apply(Action.STAND)  # seat 2: 18
     assert rnd.outcome().dealer_total > 21
     assert hand_results(rnd) == [(1, "bust", -10), (2, "win", 10)]
+    # The history shows the card the dealer drew face up, on the dealer's one hand (the
+    # hole card was dealt face down, and turned by an event of its own).
+    dealers = [event for event in rnd.log if isinstance(event, CardDealt) and event.seat == DEALER]
+    up, drawn = parse_cards("6h 9s")
+    assert dealers == [
+        CardDealt(DEALER, 0, up),
+        CardDealt(DEALER, 0, None),
+        CardDealt(DEALER, 0, drawn),
+    ]
 
 
 def test_an_ace_counts_eleven_unless_that_busts_the_hand():
