@@ -256,6 +256,15 @@ def test_a_bettor_behind_cannot_answer_for_another_nor_the_seated_player_for_a_b
     assert rnd.to_json() == before
 
 
+def test_a_bettor_behind_asked_about_insurance_must_answer_that_first():
+    rnd = dealt("10s Ah 9d 7c", balances={"p1": 100, "b": 100}, bets=behind_of("b"))
+    rnd.apply(Action.NO_INSURANCE)
+    before = rnd.to_json()
+    with pytest.raises(IllegalActionError, match="^first decide on insurance$"):
+        rnd.apply(Action.FOLLOW, owner="b")
+    assert rnd.to_json() == before
+
+
 def test_unanswered_decisions_behind_are_all_answered_no_at_once():
     balances = {"p1": 100, "b": 100, "c": 100}
     rnd = dealt("8s 9h 8d 7c 10h 10d 9d", balances=balances, bets=behind_of("b", "c"))
