@@ -341,14 +341,17 @@ def test_a_bettor_behind_who_cannot_afford_insurance_is_not_asked():
     assert rnd.phase is Phase.PLAYER_TURNS
 
 
-@pytest.mark.parametrize(("left", "asked"), [(2, True), (1, False)])
-def test_a_bettor_behind_is_asked_about_insurance_when_half_their_stake_is_left(left, asked):
-    balances = {"p1": 100, "b": 4 + left}
-    rnd = dealt("10s Ah 9d 7c", balances=balances, bets=behind_of("b"))
+@pytest.mark.parametrize(("amount", "left", "asked"), [(4, 2, True), (4, 1, False), (2, 1, True)])
+def test_a_bettor_behind_is_asked_about_insurance_when_half_their_stake_is_left(
+    amount, left, asked
+):
+    balances = {"p1": 100, "b": amount + left}
+    rnd = dealt("10s Ah 9d 7c", balances=balances, bets=behind_of("b", amount=amount))
     rnd.apply(Action.NO_INSURANCE)
     assert (rnd.phase is Phase.INSURANCE) is asked
     if asked:
         assert rnd.turn == Turn(1, None, "b", Decision.BEHIND_INSURANCE, 0)
+        assert rnd.legal_actions() == (Action.INSURE, Action.NO_INSURANCE)
 
 
 def test_a_bettor_behind_who_did_not_follow_a_split_is_passed_over_for_the_next_on_its_double():
