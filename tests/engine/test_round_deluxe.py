@@ -243,6 +243,7 @@ def test_a_bettor_behind_who_cannot_afford_to_follow_is_not_asked_and_does_not_f
     events = rnd.apply(Action.DOUBLE)
     assert BehindDecided(1, 0, 0, "b", Action.NO_FOLLOW) in events
     assert rnd.turn == Turn(1, 0, "c", Decision.FOLLOW_DOUBLE, 1)
+    assert rnd.legal_actions() == (Action.FOLLOW, Action.NO_FOLLOW)  # c's balance, not b's
 
 
 def test_a_bettor_behind_cannot_answer_for_another_nor_the_seated_player_for_a_bettor():
