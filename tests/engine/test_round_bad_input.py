@@ -28,16 +28,25 @@ def test_a_bet_above_the_balance_is_refused_and_takes_nothing():
     assert rnd.seats == []
 
 
+@pytest.mark.parametrize("amount", [1, 10])
+def test_a_bet_from_an_owner_without_a_balance_is_refused_as_above_it(amount):
+    balances = {"player": 50}
+    rnd = fresh(balances)
+    with pytest.raises(IllegalActionError, match="^that bet is more than your balance$"):
+        rnd.place_bet(seat=1, amount=amount, owner="stranger")
+    assert balances == {"player": 50} and rnd.seats == []
+
+
 @pytest.mark.parametrize("seat", [0, 8, -1])
 def test_a_seat_that_does_not_exist_is_refused(seat):
-    with pytest.raises(IllegalActionError, match="no seat"):
+    with pytest.raises(IllegalActionError, match=f"^there is no seat {seat} at this table$"):
         fresh().place_bet(seat=seat, amount=10)
 
 
 def test_a_taken_seat_is_refused():
     rnd = fresh()
     rnd.place_bet(seat=1, amount=10, owner="a")
-    with pytest.raises(IllegalActionError, match="already has a bet"):
+    with pytest.raises(IllegalActionError, match="^seat 1 already has a bet$"):
         rnd.place_bet(seat=1, amount=10, owner="b")
 
 
