@@ -43,7 +43,10 @@ def test_a_fresh_shoe_is_shuffled_before_its_first_round_and_again_after_the_cut
 def test_only_deluxe_burns():
     for rules, burns in ((EUROPEAN, False), (DELUXE, True)):
         shoe = Shoe.for_rules(rules, random.Random(3))
+        assert shoe.burned == 0
         assert bool(shoe.prepare_round(rules)) == burns
+        assert (shoe.burned > 0) == burns
+    assert Shoe.stacked("As Kd").burned == 0  # never shuffled, so never burns
 
 
 def test_a_stacked_shoe_deals_its_cards_and_then_runs_out():
