@@ -342,7 +342,9 @@ def test_a_bettor_behind_who_cannot_afford_insurance_is_not_asked():
     assert rnd.phase is Phase.PLAYER_TURNS
 
 
-@pytest.mark.parametrize(("amount", "left", "asked"), [(4, 2, True), (4, 1, False), (2, 1, True)])
+@pytest.mark.parametrize(
+    ("amount", "left", "asked"), [(4, 2, True), (4, 1, False), (2, 1, True), (6, 2, False)]
+)
 def test_a_bettor_behind_is_asked_about_insurance_when_half_their_stake_is_left(
     amount, left, asked
 ):

@@ -214,21 +214,28 @@ def test_a_contradiction_names_its_fields_in_its_error():
     assert str(refused.value) == "unknown rule field: nonsense"
 
 
+NO_PEEK = "only applies when the dealer does not peek (dealer_peeks=False)"
+
+
 @pytest.mark.parametrize(
-    ("fields", "field", "code"),
+    ("fields", "field", "code", "message"),
     [
-        ({"original_bets_only": True}, "original_bets_only", "original_bets_with_peek"),
-        ({"surrender": "early"}, "surrender", "early_surrender_with_peek"),
-        ({"resplit_aces": True, "max_hands": 2}, "resplit_aces", "resplit_aces_hands"),
-        ({"max_seats": 1}, "seats_per_account", "seats_over_max"),
+        ({"original_bets_only": True}, "original_bets_only", "original_bets_with_peek",
+         f"original_bets_only {NO_PEEK}"),
+        ({"surrender": "early"}, "surrender", "early_surrender_with_peek",
+         f"early surrender {NO_PEEK}"),
+        ({"resplit_aces": True, "max_hands": 2}, "resplit_aces", "resplit_aces_hands",
+         "resplit_aces needs max_hands of 3 or more"),
+        ({"max_seats": 1}, "seats_per_account", "seats_over_max",
+         "seats_per_account must not be more than max_seats"),
     ],
-)
+)  # fmt: skip
 def test_each_contradiction_is_refused_naming_its_field_and_code(
-    fields: dict[str, Any], field: str, code: str
+    fields: dict[str, Any], field: str, code: str, message: str
 ) -> None:
     with pytest.raises(RulesError) as refused:
         DELUXE.replace(**fields)  # the dealer peeks; two seats a player
-    assert (refused.value.field, refused.value.code) == (field, code)
+    assert (refused.value.field, refused.value.code, str(refused.value)) == (field, code, message)
 
 
 @pytest.mark.parametrize("value", [None, "3/2", [3, 2], 1.5])
