@@ -447,17 +447,23 @@ def test_original_bets_only_a_bet_behind_loses_only_its_unit_to_a_dealer_natural
     assert balances == {"p1": 90, "b": 96}
 
 
-def test_a_bet_behind_that_cannot_follow_a_resplit_rides_only_on_the_hands_it_followed():
-    # b has 8 chips: 4 behind, 4 more to follow the first split of 8,8, none for the
-    # second. Hands after the re-split: 8s 10s | 8h 10d (the new hand, nothing behind it)
-    # | 8d 10h. The dealer's 6h 10c draws the 9s and busts: every hand wins.
+def eights_split_and_followed(chips: int) -> tuple[Round, dict[str, int]]:
+    """p1's 8s 8d against the dealer's 6h 10c, with b's 4 chips behind it, split and the
+    split followed by b, who had ``chips``: the first hand draws the 8h, another pair.
+    Hands after a re-split: 8s 10s | 8h 10d (the new hand) | 8d 10h; the dealer draws
+    the 9s and busts, so every hand wins."""
     rules = EUROPEAN.replace(bet_behind=True)
-    balances = {"p1": 100, "b": 8}
+    balances = {"p1": 100, "b": chips}
     bets = behind_of("b")
     rnd = dealt("8s 6h 8d 10c 8h 10s 10d 10h 9s", rules=rules, balances=balances, bets=bets)
     rnd.apply(Action.SPLIT)
     rnd.apply(Action.FOLLOW)
-    events = rnd.apply(Action.SPLIT)  # b is not asked again: nothing left to follow with
+    return rnd, balances
+
+
+def test_a_bet_behind_that_cannot_follow_a_resplit_rides_only_on_the_hands_it_followed():
+    rnd, balances = eights_split_and_followed(8)  # nothing left to follow again with
+    events = rnd.apply(Action.SPLIT)  # so b is not asked
     assert BehindDecided(1, 0, 0, "b", Action.NO_FOLLOW) in events
     assert balances["b"] == 0
     for _ in range(3):
@@ -467,18 +473,12 @@ def test_a_bet_behind_that_cannot_follow_a_resplit_rides_only_on_the_hands_it_fo
 
 
 def test_a_bet_behind_that_follows_a_resplit_rides_on_the_new_hand_beside_the_one_split():
-    # As above, but b has 12 chips and follows both splits: the re-split's new hand is
-    # the second of three, and b's stake goes there, not on the last.
-    rules = EUROPEAN.replace(bet_behind=True)
-    balances = {"p1": 100, "b": 12}
-    bets = behind_of("b")
-    rnd = dealt("8s 6h 8d 10c 8h 10s 10d 10h 9s", rules=rules, balances=balances, bets=bets)
-    rnd.apply(Action.SPLIT)
-    rnd.apply(Action.FOLLOW)
+    rnd, balances = eights_split_and_followed(12)
     rnd.apply(Action.SPLIT)
     rnd.apply(Action.FOLLOW)
     for _ in range(3):
         rnd.apply(Action.STAND)
+    # b's third stake is on the new hand, the second of three, not on the last.
     assert behind_settlements(rnd) == [(0, 4, 8), (1, 4, 8), (2, 4, 8)]
     assert balances == {"p1": 130, "b": 24}
 
