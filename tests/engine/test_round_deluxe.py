@@ -493,8 +493,13 @@ def test_one_account_on_two_seats_bets_the_same_on_both():
     assert [seat.bet for seat in rnd.seats] == [10, 10]
 
 
+def betting(balances: dict[str, int] | None = None) -> Round:
+    """A Deluxe round taking bets (its shoe deals two seats, should a test deal it)."""
+    return Round(DELUXE, Shoe.stacked("10s 10d 9h 8c 8h 7c"), balances=balances)
+
+
 def two_seats_of(balance: int, bet: int = BET) -> Round:
-    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c 8h 7c"), balances={"p1": balance})
+    rnd = betting({"p1": balance})
     rnd.place_bet(seat=1, amount=bet, owner="p1")
     rnd.place_bet(seat=3, amount=bet, owner="p1")
     return rnd
@@ -508,21 +513,21 @@ def test_raising_one_seat_repeats_it_on_the_other_when_the_balance_allows():
 
 
 def test_a_lone_seats_bet_changes_by_itself_up_to_the_whole_balance():
-    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"), balances={"player": 40})
+    rnd = betting({"player": 40})
     rnd.place_bet(seat=2, amount=BET)  # the owner is "player" when none is named
     rnd.change_bet(seat=2, amount=4 * BET)  # no second seat to share the raise with
     assert [seat.bet for seat in rnd.seats] == [4 * BET] and rnd.balances == {"player": 0}
 
 
 def test_a_pair_bet_without_an_owner_named_is_the_players():
-    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"), balances={"player": 100})
+    rnd = betting({"player": 100})
     rnd.place_bet(seat=2, amount=BET)
     rnd.place_pair_bet(seat=2, amount=5)
     assert rnd.balances == {"player": 85}
 
 
 def test_a_bet_is_lowered_on_a_round_that_keeps_no_balances():
-    rnd = Round(DELUXE, Shoe.stacked("10s 10d 9h 8c"))
+    rnd = betting()
     rnd.place_bet(seat=2, amount=3 * BET)
     rnd.change_bet(seat=2, amount=BET)
     assert [seat.bet for seat in rnd.seats] == [BET] and rnd.balances is None
