@@ -83,7 +83,7 @@ def _analyses_run_at_once() -> Iterator[None]:
     """A background analysis of a player's rules is run at once, in the test's process and
     database: the real job is a process of its own that would read the database the
     settings name, not the test's. Tests of the waiting itself replace this."""
-    from trainer import analyses
+    from trainer.shared import analyses
 
     with mock.patch.object(analyses, "launch", side_effect=analyses.analysis_run):
         yield

@@ -10,14 +10,19 @@ class TrainerConfig(AppConfig):
 
     def ready(self) -> None:
         """Keep the engine's analyses in the database, and let no request compute one but a
-        preset's (the others are worked out in the background, see `trainer.analyses`)."""
+        preset's (the others are worked out in the background, see `trainer.shared.analyses`)."""
         from engine.strategy.store import use_store
-        from trainer.analyses import DatabaseStore, is_preset
+        from trainer.shared.analyses import DatabaseStore, is_preset
 
         use_store(DatabaseStore(), compute_inline=is_preset)
 
         from django.contrib.auth.signals import user_logged_in
 
-        from trainer.signals import adopt_guest_drills
+        from trainer.accounts.signals import adopt_guest
+        from trainer.drills.services import drills_adopt_guest
+        from trainer.practice.services import practice_adopt_guest
+        from trainer.shared.owners import guest_adopted
 
-        user_logged_in.connect(adopt_guest_drills, dispatch_uid="adopt_guest_drills")
+        user_logged_in.connect(adopt_guest, dispatch_uid="adopt_guest")
+        guest_adopted.connect(drills_adopt_guest, dispatch_uid="drills_adopt_guest")
+        guest_adopted.connect(practice_adopt_guest, dispatch_uid="practice_adopt_guest")

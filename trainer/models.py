@@ -20,7 +20,7 @@ class PlayerRecord(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
-    #: For a guest, the token their session keeps (see `trainer.selectors.owner_of`).
+    #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
     guest_token = models.CharField(max_length=40, blank=True)
     rules_name = models.CharField(max_length=60)
     rules_version = models.CharField(max_length=20)
@@ -39,8 +39,8 @@ class DrillQuerySet(models.QuerySet["Drill"]):
     def update(self, **fields: Any) -> int:
         """Update the rows, and when that changes what the tallies count (an answered
         decision's owner, rules set, time, cell or grade), recount their owners' tallies
-        (`trainer.tallies`): nothing written through the ORM leaves them stale."""
-        from trainer import tallies
+        (`trainer.shared.tallies`): nothing written through the ORM leaves them stale."""
+        from trainer.shared import tallies
 
         if tallies.COUNTED_FIELDS.isdisjoint(fields):
             return super().update(**fields)
@@ -52,7 +52,7 @@ class DrillQuerySet(models.QuerySet["Drill"]):
 
     def update_counted_apart(self, **fields: Any) -> int:
         """Update the rows and leave the tallies alone: for a caller that moves them
-        itself, in the same transaction (`trainer.tallies.adopt`)."""
+        itself, in the same transaction (`trainer.shared.tallies.adopt`)."""
         return super().update(**fields)
 
 
@@ -62,7 +62,7 @@ class Drill(PlayerRecord):
     The situation is issued by the server and remembered, so an answer is only ever
     accepted for a drill this player was dealt, and only once.
 
-    Every answered decision is counted in its owner's tallies (`trainer.tallies`) in the
+    Every answered decision is counted in its owner's tallies (`trainer.shared.tallies`) in the
     transaction that writes it: saved answered (a practice decision), answered by the
     drill answer's UPDATE, or changed by an ``update()``. Rows written around the ORM (a
     bulk import, a restore) need ``manage.py tallies_rebuild``.
@@ -156,7 +156,7 @@ class Drill(PlayerRecord):
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save the drill; an answered one is counted in its owner's tallies (recounted
         if it was saved before), in the same transaction."""
-        from trainer import tallies
+        from trainer.shared import tallies
 
         if self.answered_at is None:
             return super().save(*args, **kwargs)
@@ -178,7 +178,7 @@ class Drill(PlayerRecord):
 
 class Tally(models.Model):
     """Counts of one player's answered decisions under one key, kept up to date with each
-    answer (`trainer.tallies`) so that progress reads these and never the answers."""
+    answer (`trainer.shared.tallies`) so that progress reads these and never the answers."""
 
     # No index of its own: the accounts' unique constraint leads with the user.
     user = models.ForeignKey(
@@ -241,7 +241,7 @@ class CellTally(Tally):
 
 class ResponseTally(Tally):
     """Drill answers' response times per week (from Monday), as a histogram of steps of
-    `trainer.tallies.RESPONSE_BUCKET_MS` (the longest in the last)."""
+    `trainer.shared.tallies.RESPONSE_BUCKET_MS` (the longest in the last)."""
 
     week = models.DateField()
     bucket = models.PositiveSmallIntegerField()
@@ -453,7 +453,7 @@ class SharedTable(models.Model):
 
 class StoredAnalysis(models.Model):
     """An exact strategy analysis, kept where every app server reads it (see
-    `trainer.analyses.DatabaseStore`); the players' own rules' are evicted least recently
+    `trainer.shared.analyses.DatabaseStore`); the players' own rules' are evicted least recently
     used first, the presets' never."""
 
     #: `engine.strategy.store.rules_key`: what the analysis depends on, hashed.

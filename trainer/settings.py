@@ -184,7 +184,7 @@ CACHES = {
 }
 
 # Game state lives in the database, so sessions do too (never in a signed cookie).
-SESSION_ENGINE = "trainer.sessions"
+SESSION_ENGINE = "trainer.shared.sessions"
 #: Days after which `manage.py expire_guests` deletes an idle guest's session, drills and
 #: practice tables.
 GUEST_RETENTION_DAYS = env_int("DJANGO_GUEST_RETENTION_DAYS", 30)
@@ -240,7 +240,7 @@ PRACTICE_STACKED_SHOES = env_bool("DJANGO_PRACTICE_STACKED_SHOES", False)
 # The exact strategy analyses live in the database, where every app server reads them
 # (`manage.py analyse_presets` stores the presets' at deploy time). A player's own rules
 # are analysed by a background process (`manage.py analyse_rules`), never in a request;
-# see trainer/analyses.py.
+# see trainer/shared/analyses.py.
 #: New analyses one visitor (an account, or a guest's address) may start in an hour.
 BLACKJACK_ANALYSES_PER_HOUR = env_int("BLACKJACK_ANALYSES_PER_HOUR", 10)
 #: Background analyses running at once across the deployment (each takes about a second

@@ -2,32 +2,38 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from trainer import accounts, live_views, views
+from trainer.accounts import views as accounts
+from trainer.drills import views as drills
+from trainer.home import views as home
+from trainer.live import views as live
+from trainer.practice import views as practice
+from trainer.progress import views as progress
+from trainer.rules import views as rules
 
 # The project and the app share this package, so the app's routes get their "trainer"
 # namespace here rather than from a second urls module.
 trainer_patterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.health, name="health"),
-    path("drill/", views.drill, name="drill"),
-    path("drill/settings/", views.drill_settings, name="drill-settings"),
-    path("drill/focus/", views.drill_focus, name="drill-focus"),
-    path("progress/", views.progress, name="progress"),
-    path("progress/decisions.csv", views.progress_export, name="progress-export"),
-    path("practice/", views.practice_start, name="practice"),
-    path("practice/<int:session_id>/", views.table, name="table"),
-    path("practice/<int:session_id>/options/", views.table_options, name="table-options"),
-    path("practice/<int:session_id>/summary/", views.practice_summary, name="practice-summary"),
-    path("bets/", views.bets, name="bets"),
-    path("tables/", live_views.lobby, name="live-lobby"),
-    path("tables/<int:table_id>/", live_views.table, name="live-table"),
-    path("tables/<int:table_id>/state/", live_views.table_state, name="live-table-state"),
-    path("chart/", views.chart, name="chart"),
-    path("chart/yours/", views.chart_yours, name="chart-yours"),
-    path("chart/<slug:preset>/", views.chart, name="chart"),
-    path("rules/", views.rules, name="rules"),
-    path("rules/lab/", views.rules_lab, name="rules-lab"),
-    path("rules/<slug:preset>/", views.rules, name="rules"),
+    path("", home.home, name="home"),
+    path("healthz", home.health, name="health"),
+    path("drill/", drills.drill, name="drill"),
+    path("drill/settings/", drills.drill_settings, name="drill-settings"),
+    path("drill/focus/", drills.drill_focus, name="drill-focus"),
+    path("progress/", progress.progress, name="progress"),
+    path("progress/decisions.csv", progress.progress_export, name="progress-export"),
+    path("bets/", progress.bets, name="bets"),
+    path("practice/", practice.practice_start, name="practice"),
+    path("practice/<int:session_id>/", practice.table, name="table"),
+    path("practice/<int:session_id>/options/", practice.table_options, name="table-options"),
+    path("practice/<int:session_id>/summary/", practice.practice_summary, name="practice-summary"),
+    path("tables/", live.lobby, name="live-lobby"),
+    path("tables/<int:table_id>/", live.table, name="live-table"),
+    path("tables/<int:table_id>/state/", live.table_state, name="live-table-state"),
+    path("chart/", rules.chart, name="chart"),
+    path("chart/yours/", rules.chart_yours, name="chart-yours"),
+    path("chart/<slug:preset>/", rules.chart, name="chart"),
+    path("rules/", rules.rules, name="rules"),
+    path("rules/lab/", rules.rules_lab, name="rules-lab"),
+    path("rules/<slug:preset>/", rules.rules, name="rules"),
 ]
 
 urlpatterns = [

@@ -6,7 +6,7 @@ Each rule set is analysed by `compute_strategy` in a fresh process, so nothing i
 and the figures are those of a server worker meeting new rules. It prints the child's CPU
 seconds (user + system, imports included) and its peak resident memory (interpreter and
 numpy included), against the budget of a new analysis: 2 s of CPU and 100 MiB. Like the
-web app's analyses (`trainer.analyses.launch`), the child keeps numpy to one thread: on a
+web app's analyses (`trainer.shared.analyses.launch`), the child keeps numpy to one thread: on a
 shared machine idle BLAS threads spin, and their CPU time would count. The engine's
 bytecode is compiled first, as a deployed app's is.
 """
@@ -49,7 +49,7 @@ RULE_SETS: dict[str, tuple[str, dict[str, object]]] = {
     ),
 }
 
-#: As `trainer.analyses.launch` starts an analysis.
+#: As `trainer.shared.analyses.launch` starts an analysis.
 ONE_THREAD = {
     **os.environ,
     "OPENBLAS_NUM_THREADS": "1",

@@ -86,8 +86,8 @@ def fill(answers: int, big: int, small: int) -> None:
     from django.db import connection
 
     from engine.rules import EUROPEAN
-    from trainer import tallies
     from trainer.models import Drill, Preferences
+    from trainer.shared import tallies
 
     model = get_user_model()
     others = max(0, (answers - big - small) // ACCOUNT_ANSWERS)

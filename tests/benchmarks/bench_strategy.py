@@ -47,7 +47,7 @@ parts["store"] = stored - imported - parts.pop("total")
 print(json.dumps(parts))
 """
 
-#: As `trainer.analyses.launch` starts an analysis.
+#: As `trainer.shared.analyses.launch` starts an analysis.
 ONE_THREAD = {
     **os.environ,
     "OPENBLAS_NUM_THREADS": "1",

@@ -25,7 +25,7 @@ from engine.rules import EUROPEAN
 from engine.shoe import Shoe
 from engine.strategy import store, strategy_for
 from tests.browser.conftest import SIZES, sit_down
-from trainer import live_tables
+from trainer.live.services import open_table
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 #: WCAG 2.0, 2.1 and 2.2 at levels A and AA: the rules the issue holds every page to.
@@ -153,7 +153,7 @@ def test_the_page_state_breaks_no_wcag_a_or_aa_rule(
         contexts["account"] = account_context(browser, url)
     if state == "live-table":
         owner = get_user_model().objects.create_user("host", password="not used here 1")
-        live_tables.open_table(
+        open_table(
             user_id=owner.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
             shoe=Shoe.stacked(PLAYING_SHOE),
         )  # fmt: skip

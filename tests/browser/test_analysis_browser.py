@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from engine.strategy import strategy_for
-from trainer import analyses
 from trainer.models import Drill
+from trainer.shared import analyses
 
 
 class HeldJobs:

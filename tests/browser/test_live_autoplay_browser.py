@@ -24,7 +24,7 @@ from pytest_django.live_server_helper import LiveServer
 from engine.live_table import LiveTable
 from engine.shoe import Shoe
 from tests.browser.conftest import Screen
-from trainer import live_tables
+from trainer.live.services import open_table
 
 SHOE = "6s 9h 4d 7c 10s 10h " + "2c 3d 4h 5s " * 20
 PASSWORD = "a long enough password 1"
@@ -59,7 +59,7 @@ def test_auto_play_finishes_a_silent_players_hand_after_the_deadline(
     clock = Clock()
     monkeypatch.setattr(timezone, "now", clock)
     ann = get_user_model().objects.create_user("ann", password=PASSWORD)
-    row = live_tables.open_table(
+    row = open_table(
         user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=clock(), shoe=Shoe.stacked(SHOE)
     )
     page = screen.page
@@ -110,7 +110,7 @@ def test_a_play_chosen_before_the_turn_is_carried_out_when_it_comes(
     users = get_user_model().objects
     ann = users.create_user("ann", password=PASSWORD)
     users.create_user("bob", password=PASSWORD)
-    row = live_tables.open_table(
+    row = open_table(
         user_id=ann.pk, bots=[], seats=[1], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(TWO_SEATS),
     )  # fmt: skip

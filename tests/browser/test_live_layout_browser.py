@@ -14,7 +14,7 @@ from engine.table import BotSeat
 from tests.browser.conftest import Screen
 from tests.browser.test_live_autoplay_browser import PASSWORD, Clock, log_in
 from tests.browser.test_table_layout_browser import assert_on_screen
-from trainer import live_tables
+from trainer.live.services import open_table
 
 # Ann holds seats 3 and 4, easy bots the five others. Deal order: seats 1–7, the up card,
 # seats 1–7, the hole card. The bots hold 20s and stand; Ann's seat 3 holds 8♠ 8♥ against
@@ -31,7 +31,7 @@ def test_a_decision_at_a_full_live_table_fits_on_one_screen(
     monkeypatch.setattr(timezone, "now", Clock())  # standing still: no deadline passes
     ann = get_user_model().objects.create_user("ann", password=PASSWORD)
     bots = [BotSeat(seat, "easy") for seat in (1, 2, 5, 6, 7)]
-    row = live_tables.open_table(
+    row = open_table(
         user_id=ann.pk, bots=bots, seats=[3, 4], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(FULL_TABLE_SHOE),
     )  # fmt: skip

@@ -13,7 +13,7 @@ from engine.shoe import Shoe
 from tests.browser.conftest import logged_in
 from tests.browser.test_live_autoplay_browser import Clock
 from tests.browser.test_live_table_browser import PASSWORD, SHOE, on_version
-from trainer import live_tables
+from trainer.live.services import open_table
 
 
 @pytest.mark.browser
@@ -27,7 +27,7 @@ def test_a_watcher_sees_the_dealers_play_and_the_results_in_order(
     users = get_user_model().objects
     ann = users.create_user("ann", password="a long enough password 1")
     users.create_user("bob", password="a long enough password 1")
-    row = live_tables.open_table(
+    row = open_table(
         user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(SHOE),
     )  # fmt: skip

@@ -14,7 +14,7 @@ from pytest_django.live_server_helper import LiveServer
 from engine.shoe import Shoe
 from tests.browser.conftest import SCREENSHOTS, SIZES, logged_in
 from tests.browser.test_live_autoplay_browser import Clock
-from trainer import live_tables
+from trainer.live.services import open_table
 from trainer.models import SharedTable
 
 # Seat 3 gets 10♠ 8♦ against the dealer's 9♥; the hole 7♣ makes 16 and the 10♥ busts it.
@@ -31,7 +31,7 @@ def test_two_accounts_at_one_table_see_each_other_play(
     users = get_user_model().objects
     ann = users.create_user("ann", password=PASSWORD)
     users.create_user("bob", password=PASSWORD)
-    row = live_tables.open_table(
+    row = open_table(
         user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(SHOE),
     )  # fmt: skip
@@ -99,7 +99,7 @@ def test_a_bettor_behind_follows_a_split_of_an_account_on_two_seats(
     users = get_user_model().objects
     ann = users.create_user("ann", password=PASSWORD)
     users.create_user("bob", password=PASSWORD)
-    row = live_tables.open_table(
+    row = open_table(
         user_id=ann.pk, bots=[], seats=[1, 2], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(SPLIT_SHOE),
     )  # fmt: skip

@@ -31,7 +31,7 @@ from playwright.sync_api import Browser, expect
 from engine.live_table import LiveTable
 from engine.shoe import Shoe
 from tests.browser.conftest import SCREENSHOTS, logged_in
-from trainer import live_tables
+from trainer.live.services import open_table
 from trainer.models import Bet, SharedTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,7 +132,7 @@ def test_two_app_servers_serve_one_table_to_two_accounts(
     bob = users.create_user("bob", password=PASSWORD)
     anns = logged_in(browser, first, "ann", PASSWORD)
     bobs = logged_in(browser, second, "bob", PASSWORD)
-    row = live_tables.open_table(
+    row = open_table(
         user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
         shoe=Shoe.stacked(SHOE),
     )  # fmt: skip

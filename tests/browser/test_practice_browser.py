@@ -82,7 +82,7 @@ def test_three_rounds_with_a_split_a_double_and_a_dealer_natural(
     page.keyboard.press("d")
     expect(page.get_by_test_id("round-result")).to_contain_text("-120")
     expect(balance).to_have_text("1020")
-    # (signed numbers come isolated left to right: see trainer/bidi.py)
+    # (signed numbers come isolated left to right: see trainer/shared/bidi.py)
     expect(page.get_by_test_id("seat-1")).to_contain_text(
         "Lose \u2066-120\u2069 (\u2066-2\u2069 units)"
     )

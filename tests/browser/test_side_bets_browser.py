@@ -31,14 +31,14 @@ def test_a_pair_bet_and_a_bet_behind_a_bot_settle_with_the_round(
     expect(page.get_by_test_id("balance")).to_have_text("1220")
     expect(page.get_by_test_id("seat-1")).to_contain_text("Your pair bet: 10")
     expect(page.get_by_test_id("seat-2")).to_contain_text("Your bet behind: 20")
-    # (signed numbers come isolated left to right: see trainer/bidi.py)
+    # (signed numbers come isolated left to right: see trainer/shared/bidi.py)
     expect(page.locator(".log")).to_contain_text(
         "Seat 1 (You): Pair bet, Perfect pair, \u2066+250\u2069."
     )
     screen.shot("table-side-bets-settled")
 
     # Off the table's steps: the field itself says so, and nothing is dealt (the server's
-    # refusal of a forged amount is tested in tests/trainer/test_practice_side_bets.py).
+    # refusal of a forged amount is tested in tests/trainer/practice/test_practice_side_bets.py).
     page.get_by_text("Side bets with this deal").click()
     behind = page.get_by_label("Bet behind seat 2 (Easy bot)")
     behind.fill("25")

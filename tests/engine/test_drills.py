@@ -71,7 +71,7 @@ def test_a_situation_written_as_the_trainer_stores_it_reads_back_the_same(
     first: Card, second: Card, up: Card
 ) -> None:
     dealt = Situation(EUROPEAN, (first, second), up)
-    stored = " ".join(str(card) for card in dealt.cards), str(up)  # as trainer.services does
+    stored = " ".join(str(card) for card in dealt.cards), str(up)  # as trainer.drills.services does
     assert Situation.parse(EUROPEAN, *stored) == dealt
 
 

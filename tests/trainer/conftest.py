@@ -14,7 +14,7 @@ from django.db import connections
 from django.utils import translation
 
 from engine.strategy import strategy_for
-from trainer import analyses, throttle
+from trainer.shared import analyses, throttle
 
 
 @pytest.fixture(autouse=True)

@@ -14,9 +14,9 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from tests.trainer.test_drill import URL as DRILL
-from tests.trainer.test_drill import issued, rig
-from tests.trainer.test_practice_views import send, start
+from tests.trainer.drills.test_drill import URL as DRILL
+from tests.trainer.drills.test_drill import issued, rig
+from tests.trainer.practice.test_practice_views import send, start
 from trainer.models import Preferences
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import migrations
 
-from trainer import tallies
+from trainer.shared import tallies
 
 
 def count_every_answer(apps, schema_editor):

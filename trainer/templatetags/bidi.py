@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from trainer import bidi
+from trainer.shared import bidi
 
 register = template.Library()
 register.filter("ltr", bidi.ltr, is_safe=True)

@@ -1,6 +1,6 @@
 """``{{ name|preset_name }}``: a rules preset's name in the player's language; a name the
 language keeps in English (Deluxe, in every catalogue) is marked as English for screen
-readers (`trainer.bidi.english`). ``{{ name|rules_title }}``: any recorded rules' name in
+readers (`trainer.shared.bidi.english`). ``{{ name|rules_title }}``: any recorded rules' name in
 words, a custom set's too ("European, with changes of your own")."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from django.utils import translation
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 
-from trainer import rules_words
-from trainer.bidi import english
-from trainer.rules_words import RulesWords
+from trainer.shared import rules_words
+from trainer.shared.bidi import english
+from trainer.shared.rules_words import RulesWords
 
 register = template.Library()
 

@@ -1,6 +1,6 @@
 """``manage.py analyse_rules KEY``: the background job that analyses a player's rules.
 
-Started by `trainer.analyses.launch` at the lowest CPU priority, never by hand: the rules
+Started by `trainer.shared.analyses.launch` at the lowest CPU priority, never by hand: the rules
 come from the job's row.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from trainer.analyses import analysis_run
-from trainer.budget import limit_resources
+from trainer.shared.analyses import analysis_run
+from trainer.shared.budget import limit_resources
 
 
 class Command(BaseCommand):

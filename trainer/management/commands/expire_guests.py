@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from trainer.guests import guests_expire
+from trainer.accounts.services import guests_expire
 
 
 class Command(BaseCommand):

@@ -7,8 +7,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from trainer import tallies
-from trainer.owners import Owner
+from trainer.shared import tallies
+from trainer.shared.owners import Owner
 
 
 class Command(BaseCommand):

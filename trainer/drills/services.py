@@ -1,0 +1,196 @@
+"""Writes: the trainer's use cases, each one transaction, named <entity>_<action>."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine.drills import MODES, Situation, deal_in_cell, deal_situation
+from engine.errors import IllegalActionError
+from engine.rules import EUROPEAN, Rules
+from trainer.drills import answer_statements as answer_queries
+from trainer.drills.selectors import situation_or_none
+from trainer.drills.weak_spots import next_cell
+from trainer.models import Drill
+from trainer.shared import tallies
+from trainer.shared.owners import Owner
+from trainer.shared.preferences import DrillMode
+
+#: A drill session ends when this long passes without an answer (docs/decisions.md).
+SESSION_GAP = timedelta(minutes=30)
+#: Timed mode: time allowed beyond the limit for the answer's and the page's trip over
+#: the network, so that a player answering in time is not counted late by the latency.
+TIMED_GRACE = timedelta(milliseconds=500)
+#: The drill session's figures, kept on each drill (see `Drill`).
+SESSION_FIELDS = ("session_hands", "session_right", "session_streak", "session_lost")
+
+
+class DrillRefused(Exception):
+    """An answer that cannot be recorded; its message is fit to show the player."""
+
+
+def drills_discard_pending(*, owner: Owner) -> None:
+    """Drop the unanswered drill (after a change of settings): nothing answered is lost."""
+    Drill.objects.filter(**owner.filter(), answered_at__isnull=True).delete()
+
+
+def drills_adopt(*, guest_token: str, user_id: int) -> int:
+    """Give a guest's drills to the account they signed up or logged in as.
+
+    One drill waits at a time: the guest's, on their screen, takes the place of one the
+    account left unanswered elsewhere (nothing answered is lost). The guest's tallies are
+    added into the account's.
+    """
+    guests = Drill.objects.filter(user__isnull=True, guest_token=guest_token)
+    with transaction.atomic():
+        if guests.filter(source=Drill.Source.DRILL, answered_at__isnull=True).exists():
+            Drill.objects.filter(
+                user_id=user_id, source=Drill.Source.DRILL, answered_at__isnull=True
+            ).delete()
+        tallies.adopt(guest_token=guest_token, user_id=user_id)
+        return guests.update_counted_apart(user_id=user_id, guest_token="")
+
+
+def drill_issue(
+    *,
+    owner: Owner,
+    rules: Rules = EUROPEAN,
+    mode: DrillMode = DrillMode.ALL,
+    focus: tuple[str, str | None] | None = None,
+    time_limit: int = 0,
+    new_session: bool = False,
+) -> Drill:
+    """The player's pending drill, or a new one dealt by the server.
+
+    ``focus`` is a chart row and up card (None: any) to deal in; ``time_limit`` the
+    seconds the hand may be answered in (0: untimed); ``new_session`` starts a new drill
+    session (after a change of settings) rather than carrying on the current one.
+
+    One drill waits at a time (a constraint in the database): of racing requests for the
+    next hand, one deals it and the others are given that one.
+    """
+    pending = _pending_drill(owner)
+    if pending is not None and situation_or_none(pending) is not None:
+        return pending
+    if pending is not None:
+        pending.delete()  # dealt under rules no longer valid: never answerable, so replaced
+    cell = next_cell(owner, rules.name) if mode is DrillMode.WEAK else None
+    if focus is not None:
+        situation = deal_in_cell(rules, *focus)
+    elif cell is not None:
+        situation = Situation.for_cell(rules, *cell, random.SystemRandom())
+    else:
+        situation = deal_situation(rules, mode=mode if mode in MODES else DrillMode.ALL)
+    session = {} if new_session else _session_so_far(owner, timezone.now())
+    try:
+        with transaction.atomic():
+            return Drill.objects.create(
+                **owner.fields(),
+                rules_name=rules.name,
+                rules_version=rules.version,
+                rules=rules.to_json(),
+                cards=" ".join(str(card) for card in situation.cards),
+                up=str(situation.up),
+                time_limit=time_limit or None,
+                **session,
+            )
+    except IntegrityError:
+        pending = _pending_drill(owner)
+        if pending is None:  # dealt by the racing request and answered already: deal again
+            return drill_issue(
+                owner=owner, rules=rules, mode=mode, focus=focus, time_limit=time_limit
+            )
+        return pending
+
+
+def drill_expired(drill: Drill, now: datetime | None = None) -> bool:
+    """Whether a timed drill, unanswered, can no longer be answered in time."""
+    if drill.time_limit is None or drill.answered_at is not None:
+        return False
+    limit = timedelta(seconds=drill.time_limit) + TIMED_GRACE
+    return (now or timezone.now()) - drill.issued_at > limit
+
+
+def drill_replace_expired(*, owner: Owner, drill: Drill) -> None:
+    """Drop a timed hand whose time ran out before it was shown (the player was away): it
+    was never seen, so it is neither a miss nor part of the session."""
+    Drill.objects.filter(**owner.filter(), pk=drill.pk, answered_at__isnull=True).delete()
+
+
+def _session_so_far(owner: Owner, now: datetime) -> dict[str, Any]:
+    """The current drill session's figures, carried onto the next hand: those of the
+    latest answer if it came within `SESSION_GAP`, else none (a new session)."""
+    latest = (
+        Drill.objects.filter(**owner.filter(), source=Drill.Source.DRILL)
+        .exclude(answered_at__isnull=True)
+        .order_by("-issued_at", "-pk")
+        .values("answered_at", *SESSION_FIELDS)
+        .first()
+    )
+    if latest is None or now - latest["answered_at"] > SESSION_GAP:
+        return {}
+    return {field: latest[field] for field in SESSION_FIELDS}
+
+
+def _pending_drill(owner: Owner) -> Drill | None:
+    """The one pending drill (a constraint keeps it to one), found by that constraint's
+    index: unordered, as ``first()``'s order by id walks the whole table's key instead."""
+    pending = Drill.objects.filter(
+        **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
+    )
+    return next(iter(pending[:1]), None)
+
+
+def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
+    """Grade and record an answer; a replayed or foreign one is refused and records nothing."""
+    drill = answer_queries.issued_drill(owner=owner, drill_id=drill_id)
+    if drill is None:
+        raise DrillRefused(_("That hand was not dealt to you."))
+    if drill.answered_at is not None:
+        raise DrillRefused(_("You have already answered that hand."))
+    situation = situation_or_none(drill)
+    if situation is None:
+        raise DrillRefused(
+            _("That hand was dealt under rules that no longer hold; here is a new one.")
+        )
+    try:
+        grade = situation.grade(action)
+    except IllegalActionError:
+        raise DrillRefused(_("That play is not allowed with this hand.")) from None
+    now = timezone.now()
+    late = drill_expired(drill, now)
+    right = grade.is_correct and not late
+    ev_lost = Decimal(f"{grade.ev_lost:.6f}")
+    recorded = {
+        "answered_at": now,
+        "action": grade.chosen.value,
+        "correct_action": grade.correct.value,
+        "correct_code": grade.code,
+        "row": grade.row,
+        "up_column": grade.up,
+        "ev_lost": ev_lost,
+        "response_ms": int((now - drill.issued_at).total_seconds() * 1000),
+        "late": late,
+        # The session's figures with this answer: kept by the answer's one UPDATE.
+        "session_hands": drill.session_hands + 1,
+        "session_right": drill.session_right + right,
+        "session_streak": drill.session_streak + 1 if right else 0,
+        "session_lost": drill.session_lost + ev_lost,
+    }
+    # Checked again as the answer is stored: a racing twin may have got there first.
+    if not answer_queries.record_answer(owner=owner, drill_id=drill.pk, recorded=recorded):
+        raise DrillRefused(_("You have already answered that hand."))
+    for field, value in recorded.items():
+        setattr(drill, field, value)
+    return drill
+
+
+def drills_adopt_guest(sender: object, *, guest_token: str, user_id: int, **kwargs: object) -> None:
+    """`guest_adopted`'s receiver: `drills_adopt`."""
+    drills_adopt(guest_token=guest_token, user_id=user_id)

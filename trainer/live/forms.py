@@ -1,0 +1,70 @@
+"""The live tables' forms: what a request may carry, checked before the table sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from engine.table import TIERS
+from engine.values import Action
+from trainer.live.services import BUY_INS, OPS, LiveOrder
+from trainer.shared.seats import SEAT_CHOICES, SEATS
+
+
+class OpenTableForm(forms.Form):
+    """A new live table: the chips its opener brings, and who takes each seat."""
+
+    buy_in = forms.TypedChoiceField(
+        label=_("Chips you bring"),
+        coerce=int,
+        choices=[(amount, str(amount)) for amount in BUY_INS],
+        initial=1000,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat in SEATS:
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                label=_("Seat %(seat)s") % {"seat": seat},
+                choices=SEAT_CHOICES,
+                required=False,
+                initial="you" if seat == 4 else "",
+            )
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{seat}"] for seat in SEATS]
+
+    def chosen(self, tier: str | None) -> list[int]:
+        """The seats given to a bot of ``tier`` (any tier if None), or to "you"."""
+        picked = (self.cleaned_data.get(f"seat_{seat}") for seat in SEATS)
+        wanted = TIERS if tier is None else (tier,)
+        return [seat for seat, choice in zip(SEATS, picked, strict=True) if choice in wanted]
+
+
+class LiveOrderForm(forms.Form):
+    """One request at a live table, made from the table's version ``version``."""
+
+    op = forms.ChoiceField(choices=[(op, op) for op in OPS])
+    version = forms.IntegerField(min_value=0)
+    seat = forms.IntegerField(min_value=1, max_value=7, required=False)
+    amount = forms.IntegerField(min_value=1, max_value=1_000_000, required=False)
+    action = forms.ChoiceField(choices=[(a.value, a.value) for a in Action], required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for field in OPS.get(data.get("op", ""), ()):
+            if data.get(field) in (None, ""):
+                raise forms.ValidationError(_("That request is missing something."))
+        return data
+
+    def order(self) -> LiveOrder:
+        data = self.cleaned_data
+        return LiveOrder(
+            op=data["op"],
+            version=data["version"],
+            seat=data.get("seat"),
+            amount=data.get("amount"),
+            action=data.get("action") or None,
+        )

@@ -1,0 +1,180 @@
+"""Live tables as aggregates: a `SharedTable` row and the engine's `LiveTable`, loaded
+once and saved once, like a practice table (`trainer.practice.table`).
+
+Several people change one table, so every change locks its row (``select_for_update``):
+racing requests take turns, each reading what the one before wrote. The engine reads no
+clock: a request reads ``timezone.now()`` once and hands it to every call. Deadlines are
+applied by the next request that touches the table (`apply_deadlines`, then every
+change), each as of its own time — the engine plays the table on exactly as if someone
+had been looking — so nothing lives in a process's memory and any app server may serve
+any request.
+
+An action on a hand (``act``) must be made from the table's current version: a double
+click, or a click on a table that moved on, changes nothing. The other requests set
+absolute values (a bet of 50, seat 3) and are taken from any version.
+
+Chips: a person buys in on joining (`BUY_INS`) and the chips stay at that table;
+cashing out leaves with them, to nowhere (virtual chips, no wallet). When the last
+person has cashed out the table closes.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from engine.errors import IllegalActionError
+from engine.live_table import LiveTable
+from engine.rules import DELUXE
+from engine.shoe import Shoe
+from engine.table import BotSeat
+from engine.values import Action
+from trainer.live.table import LiveChange, LiveSnapshot, locked, moment
+from trainer.models import SharedTable
+from trainer.shared import unit_of_work
+from trainer.shared.owners import Owner
+from trainer.shared.refusals import refusal
+from trainer.shared.unit_of_work import Moved, Refused
+
+logger = logging.getLogger(__name__)
+
+#: The chips a person may bring to a table (as a practice table's bankroll).
+BUY_INS: tuple[int, ...] = (500, 1000, 5000)
+
+
+def apply_deadlines(table_id: int, now: datetime) -> bool:
+    """Apply the deadlines passed by ``now``, if the stored deadline says one has (a
+    query on an indexed column; no parsing otherwise). Whether the table changed."""
+    due = SharedTable.objects.filter(pk=table_id, deadline__lte=now, closed_at__isnull=True)
+    if not due.exists():
+        return False
+    with transaction.atomic():
+        change = locked(table_id, now)
+        before = change.table.deadline
+        change.table.advance(now)
+        if change.table.deadline == before:  # another request applied them first
+            return False
+        change.record_settled()
+        change.save()
+    return True
+
+
+def open_table(
+    *, user_id: int, bots: list[BotSeat], seats: list[int], buy_in: int, now: datetime,
+    shoe: Shoe | None = None,
+) -> SharedTable:  # fmt: skip
+    """A new Deluxe table: its bots seated, its opener bought in and in ``seats``."""
+    owner = Owner.account(user_id).name
+    if buy_in not in BUY_INS:
+        raise Refused(
+            _("Not allowed: %(reason)s.") % {"reason": _("Choose one of the buy-ins offered")}
+        )
+    try:
+        table = LiveTable.new(DELUXE, now=now, bots=bots, shoe=shoe)
+        table.buy_in(owner, buy_in, now=now)
+        for seat in seats:
+            table.sit(owner, seat, now=now)
+    except IllegalActionError as error:
+        raise Refused(refusal(error)) from None
+    return SharedTable.objects.create(
+        rules_name=DELUXE.name,
+        rules_version=DELUXE.version,
+        state=table.to_json(),
+        deadline=moment(table.deadline),
+        seats_taken=len(table.holders),
+        minimum_bet=table.limits.minimum,
+        maximum_bet=table.limits.maximum,
+        opened_by_id=user_id,
+        opened_at=now,
+    )
+
+
+@dataclass(frozen=True)
+class LiveOrder:
+    """One request at a live table, as its form checked it."""
+
+    op: str
+    version: int
+    seat: int | None = None
+    amount: int | None = None
+    action: str | None = None
+
+
+#: The requests a table takes, each with the fields it needs.
+OPS: dict[str, tuple[str, ...]] = {
+    "join": ("amount",),
+    "cash_out": (),
+    "sit": ("seat",),
+    "leave_seat": ("seat",),
+    "sit_out": ("seat",),
+    "bet": ("seat", "amount"),
+    "behind": ("seat", "amount"),
+    "pair": ("seat", "amount"),
+    "clear": (),
+    "act": ("action",),
+    "preselect": ("seat",),
+}
+
+
+def _apply(table: LiveTable, owner: Owner, order: LiveOrder, now: datetime) -> None:
+    """Hand the order to the engine (which refuses what the rules do not allow)."""
+    name = owner.name
+    seat, amount = order.seat or 0, order.amount or 0
+    match order.op:
+        case "join":
+            if name in table.balances:
+                raise Refused(_("You are at this table already."))
+            if amount not in BUY_INS:
+                raise Refused(_("Choose one of the buy-ins offered."))
+            table.buy_in(name, amount, now=now)
+        case "cash_out":
+            if name not in table.balances:
+                raise Refused(_("You have no chips at this table."))
+            table.cash_out(name, now=now)
+        case "sit":
+            table.sit(name, seat, now=now, may_sit=owner.user_id is not None)
+        case "leave_seat":
+            table.leave(name, seat, now=now)
+        case "sit_out":
+            table.sit_out(name, seat, now=now)
+        case "bet":
+            table.bet(name, seat, amount, now=now)
+        case "behind":
+            table.bet_behind(name, seat, amount, now=now)
+        case "pair":
+            table.pair_bet(name, seat, amount, now=now)
+        case "clear":
+            table.clear_bets(name, now=now)
+        case "act":
+            table.act(name, Action(order.action or ""), now=now)
+        case "preselect":  # no action clears the choice
+            chosen = Action(order.action) if order.action else None
+            table.preselect(name, seat, chosen, now=now)
+        case _:
+            raise Refused(_("The table does not take that request."))
+
+
+def _changing(table_id: int, now: datetime) -> AbstractContextManager[LiveChange]:
+    """The locked table, saved whole or not at all (`trainer.shared.unit_of_work`)."""
+    return unit_of_work.changing(lambda: locked(table_id, now), name=f"live table {table_id}")
+
+
+def live_request(*, owner: Owner, table_id: int, order: LiveOrder, now: datetime) -> LiveSnapshot:
+    """Carry out one person's request at the table, the deadlines passed applied first
+    (and kept, even if the request is refused)."""
+    apply_deadlines(table_id, now)
+    with _changing(table_id, now) as change:
+        if change.row.closed_at is not None:
+            raise Refused(_("This table is closed."))
+        if order.op == "act" and order.version != change.row.version:
+            raise Moved(_("The table had moved on: here it is now."))
+        change.table.advance(now)
+        change.record_settled()
+        _apply(change.table, owner, order, now)
+        change.record_settled()
+    return change.snapshot()

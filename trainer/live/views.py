@@ -1,0 +1,144 @@
+"""The live tables' pages: the lobby, a table, and the table's part that the page polls.
+
+Thin: each reads the clock once, hands the request to `trainer.live.services` (a change) or
+`trainer.live.selectors` (a read) and draws what it returns. The poll answers 304 while the
+table's version has not moved (an ETag of the version, the viewer and the language) — after
+applying any deadline passed, so a countdown that ran out changes the table on the next poll
+of anyone at it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
+
+from engine.table import BotSeat
+from trainer.live import selectors, services
+from trainer.live.forms import LiveOrderForm, OpenTableForm
+from trainer.live.pages import LiveTableView
+from trainer.live.table import LiveSnapshot
+from trainer.shared.htmx import HtmxHttpRequest
+from trainer.shared.owners import Owner, owner_of
+from trainer.shared.unit_of_work import NotFound, Refused
+
+
+@require_http_methods(["GET", "POST"])
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    """The open tables, and a form for an account to open one."""
+    form = OpenTableForm(request.POST or None)
+    error: str | None = None
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            error = _("Log in to open a table: guests may watch and bet behind.")
+        elif form.is_valid():
+            bots = [BotSeat(seat, form.cleaned_data[f"seat_{seat}"]) for seat in form.chosen(None)]
+            try:
+                row = services.open_table(
+                    user_id=request.user.pk,
+                    bots=bots,
+                    seats=form.chosen("you"),
+                    buy_in=form.cleaned_data["buy_in"],
+                    now=timezone.now(),
+                )
+            except Refused as refused:
+                error = str(refused)
+            else:
+                return redirect("trainer:live-table", table_id=row.pk)
+    context = {"form": form, "tables": selectors.open_tables(), "error": error}
+    status = 400 if error or form.errors else 200
+    return render(request, "trainer/live/live_lobby.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def table(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    """A live table: join, sit, bet, play, watch. A POST answers the table's part (htmx)
+    or redirects to the page (POST/redirect/GET)."""
+    owner = owner_of(request)
+    now = timezone.now()
+    error: str | None = None
+    shown: LiveSnapshot | None = None
+    try:
+        if request.method == "POST":
+            form = LiveOrderForm(request.POST)
+            if not form.is_valid():
+                error = str(next(iter(form.errors.values()))[0])
+            else:
+                try:
+                    shown = services.live_request(
+                        owner=owner, table_id=table_id, order=form.order(), now=now
+                    )
+                except NotFound:
+                    raise
+                except Refused as refused:
+                    error, shown = str(refused), refused.shown
+            if not request.htmx and error is None:
+                return redirect("trainer:live-table", table_id=table_id)
+        else:
+            services.apply_deadlines(table_id, now)
+        if shown is None:
+            shown = selectors.table_snapshot(table_id)
+    except NotFound:
+        raise Http404("no such live table") from None
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "trainer/live/live_table.html" + ("#live" if partial else "")
+    context = {"live": _view(shown, owner, now), "error": error, "swapped": partial}
+    status = 400 if error and not request.htmx else 200
+    response = render(request, template, context, status=status)
+    if partial:
+        response["ETag"] = _etag(shown.row.version, owner)
+    return response
+
+
+@require_GET
+def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    """The table's part, polled every second: 304 unless it changed (deadlines passed
+    are applied first)."""
+    owner = owner_of(request)
+    now = timezone.now()
+    services.apply_deadlines(table_id, now)
+    version = selectors.table_version(table_id)
+    if version is None:
+        raise Http404("no such live table")
+    if _etag(version, owner) in request.headers.get("If-None-Match", ""):
+        not_modified = HttpResponseNotModified()  # nothing parsed, nothing drawn
+        not_modified["ETag"] = _etag(version, owner)
+        return not_modified
+    try:
+        shown = selectors.table_snapshot(table_id)
+    except NotFound:
+        raise Http404("no such live table") from None
+    etag = _etag(shown.row.version, owner)
+    context = {"live": _view(shown, owner, now), "error": None, "swapped": True}
+    response = render(request, "trainer/live/live_table.html#live", context)
+    response["ETag"] = etag
+    # Every poll asks again; the browser may keep the body to reuse on a 304.
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _etag(version: int, owner: Owner) -> str:
+    """The table's version as this viewer sees it, in their language."""
+    viewer = hashlib.sha256(owner.name.encode()).hexdigest()[:16]
+    return f'"{version}-{viewer}-{get_language()}"'
+
+
+def _view(shown: LiveSnapshot, owner: Owner, now: Any) -> LiveTableView:
+    public = shown.public(owner)
+    return LiveTableView.of(
+        table_id=shown.row.pk,
+        version=shown.row.version,
+        closed=shown.row.closed_at is not None,
+        public=public,
+        names=selectors.player_names(public),
+        guest=owner.user_id is None,
+        now=now.timestamp(),
+    )

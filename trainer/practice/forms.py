@@ -1,0 +1,119 @@
+"""Forms: what a request may carry, checked before any service sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from engine.shoe import Shoe
+from engine.values import Action
+from trainer.shared.rule_changes import custom_rules_of
+from trainer.shared.rules_words import preset_name
+from trainer.shared.seats import DEFAULT_BANKROLL, DEFAULT_SEATS, SEAT_CHOICES, SEATS
+
+
+class PracticeStartForm(forms.Form):
+    """A new practice table: rules, chips, and who sits in each of the seven seats.
+
+    The rules are a preset, with changes of the player's own (as the rules lab sends
+    them, written as in the drill settings); ``cleaned_data["rules_in_play"]`` holds both.
+    """
+
+    rules = forms.ChoiceField(label=_("Rules"), choices=[], initial="european")
+    custom_rules = forms.CharField(required=False, max_length=400, widget=forms.HiddenInput)
+    bankroll = forms.TypedChoiceField(
+        label=_("Starting chips"), coerce=int, choices=[], initial=DEFAULT_BANKROLL
+    )
+    hints = forms.BooleanField(
+        label=_("Hints: show the strategy's play before I act"), required=False
+    )
+    coach = forms.BooleanField(
+        label=_("Coach: stop me at a wrong play, and let me take it back"), required=False
+    )
+
+    def __init__(self, *args: Any, presets: list[str], bankrolls: tuple[int, ...],
+                 stacked_shoes: bool = False, **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(*args, **kwargs)
+        rules, bankroll = self.fields["rules"], self.fields["bankroll"]
+        assert isinstance(rules, forms.ChoiceField) and isinstance(bankroll, forms.ChoiceField)
+        rules.choices = [(name, preset_name(name)) for name in presets]
+        bankroll.choices = [(amount, str(amount)) for amount in bankrolls]
+        for seat in SEATS:
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                label=_("Seat %(seat)s") % {"seat": seat},
+                choices=SEAT_CHOICES,
+                required=False,
+                initial=DEFAULT_SEATS.get(seat, ""),
+            )
+        if stacked_shoes:  # tests and demos only: see settings.PRACTICE_STACKED_SHOES
+            self.fields["shoe"] = forms.CharField(required=False)
+
+    def clean_shoe(self) -> Shoe | None:
+        text = self.cleaned_data.get("shoe")
+        if not text:
+            return None
+        try:
+            return Shoe.stacked(text)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        name = cleaned.get("rules")
+        if name:
+            try:
+                cleaned["rules_in_play"] = custom_rules_of(name, cleaned.get("custom_rules", ""))
+            except forms.ValidationError as error:
+                self.add_error("custom_rules", error)
+        return cleaned
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{seat}"] for seat in SEATS]
+
+    def seats(self) -> list[tuple[int, str]]:
+        """(seat, "you" or a bot tier) for every occupied seat."""
+        return [
+            (seat, self.cleaned_data[f"seat_{seat}"])
+            for seat in SEATS
+            if self.cleaned_data.get(f"seat_{seat}")
+        ]
+
+
+class TableForm(forms.Form):
+    """One request at the practice table, made from the table's version ``version``."""
+
+    OPS = ("chip", "clear", "deal", "act", "take_back", "end")
+    op = forms.ChoiceField(choices=[(op, op) for op in OPS])
+    version = forms.IntegerField(min_value=0)
+    action = forms.ChoiceField(choices=[(a.value, a.value) for a in Action], required=False)
+    chip = forms.IntegerField(min_value=1, required=False)
+    #: How many history lines the page already shows (the rest appear one by one).
+    seen = forms.IntegerField(min_value=0, required=False)
+    #: With a deal: your pair bet on your seat, and your bets behind bots' seats (0: none).
+    pair = forms.IntegerField(min_value=0, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat in SEATS:
+            self.fields[f"behind_{seat}"] = forms.IntegerField(min_value=0, required=False)
+
+    def side_bets(self) -> tuple[int, dict[int, int]]:
+        """The pair bet and the bets behind, by seat, that were given (not zero)."""
+        data = self.cleaned_data
+        behind = {seat: data[f"behind_{seat}"] for seat in SEATS if data.get(f"behind_{seat}")}
+        return data.get("pair") or 0, behind
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("op") == "act" and not data.get("action"):
+            raise forms.ValidationError(_("Choose an action."))
+        if data.get("op") == "chip" and not data.get("chip"):
+            raise forms.ValidationError(_("Choose a chip."))
+        return data
+
+
+class TableOptionsForm(forms.Form):
+    hints = forms.BooleanField(required=False)
+    coach = forms.BooleanField(required=False)

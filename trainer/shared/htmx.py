@@ -1,0 +1,10 @@
+"""A request as django-htmx's middleware leaves it, for type checking."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
