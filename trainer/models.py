@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.events import StakeSettled
 from engine.values import StakeKind
+from trainer.shared import tallies
 
 
 class PlayerRecord(models.Model):
@@ -40,8 +41,6 @@ class DrillQuerySet(models.QuerySet["Drill"]):
         """Update the rows, and when that changes what the tallies count (an answered
         decision's owner, rules set, time, cell or grade), recount their owners' tallies
         (`trainer.shared.tallies`): nothing written through the ORM leaves them stale."""
-        from trainer.shared import tallies
-
         if tallies.COUNTED_FIELDS.isdisjoint(fields):
             return super().update(**fields)
         with transaction.atomic(using=self.db):
@@ -156,8 +155,6 @@ class Drill(PlayerRecord):
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save the drill; an answered one is counted in its owner's tallies (recounted
         if it was saved before), in the same transaction."""
-        from trainer.shared import tallies
-
         if self.answered_at is None:
             return super().save(*args, **kwargs)
         adding = self._state.adding

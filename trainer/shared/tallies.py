@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from django.db import connections, transaction
+from django.apps import apps
+from django.db import connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Q, QuerySet
 
-from trainer.models import CellTally, DayTally, Drill, ResponseTally, Tally
 from trainer.shared.owners import Owner
 
 #: The response-time histogram's step and cap, in milliseconds (a longer answer counts as
@@ -73,22 +73,37 @@ _DATES = {
 }
 
 
+class Owned(Protocol):
+    """A record of one player's (`trainer.models.PlayerRecord`)."""
+
+    user_id: int | None
+    guest_token: str
+
+
 @dataclass(frozen=True)
 class _Kind:
     """One tally's shape: its key beyond owner and rules set, what it sums, and which
     decisions it counts."""
 
-    model: type[Tally]
+    #: The tally's model, by name: `trainer.models` imports this module, so it is looked up
+    #: in the app registry when used rather than imported.
+    model_name: str
     keys: tuple[str, ...]
     sums: Mapping[str, str]
     counts: str = "TRUE"
 
+    @property
+    def model(self) -> type[models.Model]:
+        return apps.get_model("trainer", self.model_name)
+
 
 _KINDS = (
-    _Kind(DayTally, ("day", "source"), {"correct": _RIGHT, "lost": "coalesce({r}ev_lost, 0)"}),
-    _Kind(CellTally, ("row", "up_column"), {"correct": _RIGHT, "lost": "coalesce({r}ev_lost, 0)"}),
+    _Kind("DayTally", ("day", "source"), {"correct": _RIGHT, "lost": "coalesce({r}ev_lost, 0)"}),
     _Kind(
-        ResponseTally,
+        "CellTally", ("row", "up_column"), {"correct": _RIGHT, "lost": "coalesce({r}ev_lost, 0)"}
+    ),
+    _Kind(
+        "ResponseTally",
         ("week", "bucket"),
         {},
         counts="{r}source = 'drill' AND {r}response_ms IS NOT NULL",
@@ -166,7 +181,7 @@ def answer_statement(
 
 def sqlite_trigger(connection: BaseDatabaseWrapper) -> str:
     """SQLite's trigger counting a drill as its answer's ``UPDATE`` answers it."""
-    table = connection.ops.quote_name(Drill._meta.db_table)
+    table = connection.ops.quote_name(_decisions_table())
     body = ";\n".join(_upserts(connection, source="", where="TRUE", r="NEW.", one_row=True))
     return (
         f"CREATE TRIGGER drill_answer_tallied AFTER UPDATE OF answered_at ON {table}\n"
@@ -219,7 +234,7 @@ def rebuild(owner: Owner | None = None, *, using: str = "default") -> None:
 
 def _count(where: str, params: Sequence[int | str], *, using: str) -> None:
     connection = connections[using]
-    table = connection.ops.quote_name(Drill._meta.db_table)
+    table = connection.ops.quote_name(_decisions_table())
     answered = f"answered_at IS NOT NULL AND ({where})"
     with connection.cursor() as cursor:
         for upsert in _upserts(connection, source=table, where=answered):
@@ -255,14 +270,20 @@ def forget_guests(kept: Q) -> None:
         kind.model._default_manager.filter(user__isnull=True).exclude(kept).delete()
 
 
+def _decisions_table() -> str:
+    """The table of the answered decisions the tallies count (`trainer.models.Drill`)."""
+    return str(apps.get_model("trainer", "Drill")._meta.db_table)
+
+
 # Owners -----------------------------------------------------------------------------------
 
 
-def owner_of(drill: Drill) -> Owner:
-    return Owner(user_id=drill.user_id, guest_token="" if drill.user_id else drill.guest_token)
+def owner_of(decision: Owned) -> Owner:
+    """The owner of one decision."""
+    return Owner(decision.user_id, "" if decision.user_id else decision.guest_token)
 
 
-def owners_of(drills: QuerySet[Drill]) -> set[Owner]:
+def owners_of(drills: QuerySet[Any]) -> set[Owner]:
     """The owners of these decisions."""
     rows = drills.order_by().values_list("user_id", "guest_token").distinct()
     return {Owner(user_id, "" if user_id else token) for user_id, token in rows}
