@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.bots import BOTS, NORMAL_CHART, Bot, chart_bot, easy, hard, normal
 from engine.cards import CARDS, RANKS, SUITS, Card, card_code, parse_cards, rank_points
 from engine.chart_vocabulary import Chart
-from engine.errors import EngineError, IllegalActionError, RulesError, ShoeError, StateError
+from engine.errors import EngineError, IllegalActionError, ShoeError, StateError
 from engine.events import (
     ActionTaken,
     BehindDecided,
@@ -30,6 +30,7 @@ from engine.events import (
 )
 from engine.hand import HandValue, hand_value, is_natural, is_pair
 from engine.round import Outcome, Phase, Round, Turn
+from engine.rule_ranges import RulesError
 from engine.rules import (
     AMERICAN,
     DELUXE,

@@ -8,14 +8,13 @@ preset's name and version.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from engine.errors import RulesError
+from engine.rule_ranges import Allowed, Kind, RulesError
 
 __all__ = [
     "ALLOWED",
@@ -78,11 +77,11 @@ class Rules:
     >>> Rules(decks=100000)
     Traceback (most recent call last):
     ...
-    engine.errors.RulesError: decks must be a whole number from 1 to 8
+    engine.rule_ranges.RulesError: decks must be a whole number from 1 to 8
     >>> Rules(dealer_peeks=True, original_bets_only=True)
     Traceback (most recent call last):
     ...
-    engine.errors.RulesError: original_bets_only only applies when the dealer does not peek \
+    engine.rule_ranges.RulesError: original_bets_only only applies when the dealer does not peek \
 (dealer_peeks=False)
     """
 
@@ -209,108 +208,6 @@ class Rules:
 FIELD_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
 
 
-class Kind(StrEnum):
-    """The kinds of value a rule field takes."""
-
-    WHOLE = "whole"
-    FRACTION = "fraction"
-    YES_NO = "yes_no"
-    CHOICE = "choice"
-    TEXT = "text"
-
-
-#: Longer text is refused before it is parsed: no number worth typing is this long, and
-#: parsing a huge one (``9`` * 5000, ``1e999999999``) would cost time or memory.
-_MAX_TEXT = 40
-#: Decimal or ``a/b`` fractions, with an exponent of at most three digits (``1e400``).
-_FRACTION_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?(/\d+)?")
-_WHOLE_TEXT = re.compile(r"[+-]?\d+")
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-
-
-@dataclass(frozen=True, slots=True)
-class Allowed:
-    """What one rule field accepts, as data: the web form lists it, errors quote it."""
-
-    kind: Kind
-    #: What the field means, in one line.
-    about: str
-    #: Inclusive bounds of a number (for text: its length).
-    low: Fraction = Fraction(0)
-    high: Fraction = Fraction(0)
-    #: The values of a choice.
-    choices: tuple[str, ...] = ()
-    #: For text: the characters allowed, as a pattern and in words.
-    pattern: str = ""
-    characters: str = ""
-
-    def describe(self) -> str:
-        """The range in words, as errors give it: ``a whole number from 1 to 8``."""
-        if self.kind is Kind.YES_NO:
-            return "true or false"
-        if self.kind is Kind.CHOICE:
-            return "one of: " + ", ".join(self.choices)
-        if self.kind is Kind.TEXT:
-            return f"{self.low} to {self.high} {self.characters}"
-        if self.low == self.high:
-            return f"exactly {self.low}"
-        noun = "a whole number" if self.kind is Kind.WHOLE else "a fraction"
-        return f"{noun} from {self.low} to {self.high}"
-
-    def admit(self, field: str, value: Any) -> Any:
-        """``value`` as the field holds it (``2`` → ``Fraction(2)``, ``"late"`` →
-        `Surrender.LATE`), or a `RulesError` naming the field and its range."""
-        kind = self.kind
-        if kind is Kind.YES_NO:
-            ok = isinstance(value, bool)
-        elif kind is Kind.CHOICE:
-            ok = isinstance(value, str) and value in self.choices
-        elif kind is Kind.TEXT:
-            ok = isinstance(value, str) and re.fullmatch(self.pattern, value) is not None
-        elif kind is Kind.WHOLE:
-            ok = type(value) is int and self.low <= value <= self.high
-        else:  # money and odds are exact: never a float
-            ok = type(value) in (int, Fraction) and self.low <= value <= self.high
-            value = Fraction(value) if ok and type(value) is int else value
-        if not ok:
-            raise self.refusal(field)
-        if kind is Kind.CHOICE and not isinstance(value, StrEnum):
-            return _ENUMS[field](value)
-        return value
-
-    def parse(self, field: str, value: Any) -> Any:
-        """Text (a command line, a form) or a JSON value as the field's type, unchecked
-        for range; anything that is not of that type is refused as out of range."""
-        if not isinstance(value, str):
-            return value  # JSON numbers and booleans are typed already
-        text = value.strip()
-        if len(text) > _MAX_TEXT:
-            raise self.refusal(field)
-        if self.kind is Kind.YES_NO:
-            lowered = text.lower()
-            if lowered not in _TRUE | _FALSE:
-                raise self.refusal(field)
-            return lowered in _TRUE
-        if self.kind is Kind.WHOLE:
-            if not _WHOLE_TEXT.fullmatch(text):
-                raise self.refusal(field)
-            return int(text)
-        if self.kind is Kind.FRACTION:
-            if not _FRACTION_TEXT.fullmatch(text):
-                raise self.refusal(field)
-            try:
-                return Fraction(text)
-            except (ValueError, ZeroDivisionError):
-                raise self.refusal(field) from None
-        return text
-
-    def refusal(self, field: str) -> RulesError:
-        return RulesError(
-            f"{field} must be {self.describe()}", field=field, code="range", allowed=self
-        )
-
-
 def _whole(low: int, high: int, about: str) -> Allowed:
     return Allowed(Kind.WHOLE, about, Fraction(low), Fraction(high))
 
@@ -324,10 +221,8 @@ def _yes_no(about: str) -> Allowed:
 
 
 def _choice(enum: type[StrEnum], about: str) -> Allowed:
-    return Allowed(Kind.CHOICE, about, choices=tuple(member.value for member in enum))
+    return Allowed(Kind.CHOICE, about, choices=tuple(member.value for member in enum), enum=enum)
 
-
-_ENUMS: dict[str, type[StrEnum]] = {"burn": Burn, "double_on": DoubleOn, "surrender": Surrender}
 
 #: Every field's range: what casinos offer, which also bounds the cost of analysing and
 #: dealing any rules a player may type.

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from engine.__main__ import HELP, main
-from engine.errors import RulesError
+from engine.rule_ranges import RulesError
 from engine.shoe import Shoe
 from engine.strategy import store, strategy_for
 

@@ -17,7 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from engine.errors import RulesError
+from engine.rule_ranges import RulesError
 from engine.rules import ALLOWED, PRESETS, Allowed, Kind, Rules
 from trainer.shared.rule_changes import rules_error_text
 from trainer.shared.rules_words import PRESET_NAMES, value_text

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from django.utils.formats import number_format
 
-from engine.errors import RulesError
+from engine.rule_ranges import RulesError
 from engine.rules import ALLOWED, Rules
 from engine.strategy import AnalysisPending, Strategy, strategy_for
 from trainer.shared.analyses import Analysis, analysis_start

@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 
 from engine.chart_vocabulary import ROWS, UP_CARDS
 from engine.drills import DRILLABLE_ROWS
-from engine.errors import RulesError
+from engine.rule_ranges import RulesError
 from engine.rules import EUROPEAN, PRESETS, Rules, preset
 from trainer.models import Preferences
 from trainer.shared.rule_changes import OverridesError, parse_overrides, rules_error_text

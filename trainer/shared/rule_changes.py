@@ -13,7 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from engine.errors import RulesError
+from engine.rule_ranges import RulesError
 from engine.rules import ALLOWED, PRESETS, Allowed, Kind, Rules, preset
 
 #: The rules a player may change for drills, and what each means: those that change the
