@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from engine.bots import hard_bot
 from engine.chart_vocabulary import up_column
-from engine.refusals import refused
+from engine.refusals import Refusal, refused
 from engine.strategy import ActionEVs, strategy_for
 from engine.values import Action
 from engine.view import PlayerView
@@ -75,9 +75,9 @@ def grade_decision(view: PlayerView, chosen: Action | str) -> Grade:
     try:
         action = Action(chosen)
     except ValueError:
-        raise refused("not_an_action", action=repr(chosen)) from None
+        raise refused(Refusal.NOT_AN_ACTION, action=repr(chosen)) from None
     if action not in view.legal:
-        raise refused("not_offered", action=action.value)
+        raise refused(Refusal.NOT_OFFERED, action=action.value)
     correct = hard_bot(view.rules)(view)
     row, up = chart_cell(view)
     if view.hand_index is None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from engine.errors import IllegalActionError
 from engine.hand import Hand
-from engine.refusals import refused
+from engine.refusals import Refusal, refused
 from engine.rules import Rules, Surrender
 from engine.values import Action
 
@@ -111,22 +111,24 @@ def hand_refusal(action: Action, rules: Rules, hand: Hand, covered: bool) -> Ill
     """Why ``action``, which `hand_actions` does not list, is refused: the error to raise,
     its reason's code among `engine.refusals.REFUSALS`."""
     if action in (Action.INSURE, Action.NO_INSURANCE):
-        return refused("no_insurance_now")
+        return refused(Refusal.NO_INSURANCE_NOW)
     if action is HIT:
-        return refused("split_aces_one_card")
+        return refused(Refusal.SPLIT_ACES_ONE_CARD)
     if action is SURRENDER:
         if rules.surrender is Surrender.NONE:
-            return refused("no_surrender")
-        return refused("surrender_first")
+            return refused(Refusal.NO_SURRENDER)
+        return refused(Refusal.SURRENDER_FIRST)
     if action not in (DOUBLE, SPLIT):  # a bettor behind's choice, asked of a hand
-        return refused("not_offered", action=action.value)
+        return refused(Refusal.NOT_OFFERED, action=action.value)
     if len(hand.cards) != 2:
-        return refused(f"{action.value}_first_two_cards")
+        return refused(
+            Refusal.DOUBLE_FIRST_TWO_CARDS if action is DOUBLE else Refusal.SPLIT_FIRST_TWO_CARDS
+        )
     if not covered:
-        return refused(f"{action.value}_balance")
+        return refused(Refusal.DOUBLE_BALANCE if action is DOUBLE else Refusal.SPLIT_BALANCE)
     if action is DOUBLE:
-        return refused("cannot_double")
-    return refused("cannot_split")
+        return refused(Refusal.CANNOT_DOUBLE)
+    return refused(Refusal.CANNOT_SPLIT)
 
 
 def effective_action(action: Action, hand: Hand, covered: bool) -> Action:
@@ -187,8 +189,8 @@ def insurance_actions(covered: bool) -> tuple[Action, ...]:
 def insurance_refusal(action: Action) -> IllegalActionError:
     """Why ``action`` is refused while insurance is being decided."""
     if action is Action.INSURE:
-        return refused("insurance_balance")
-    return refused("insurance_first")
+        return refused(Refusal.INSURANCE_BALANCE)
+    return refused(Refusal.INSURANCE_FIRST)
 
 
 def follow_actions(covered: bool) -> tuple[Action, ...]:
@@ -203,5 +205,5 @@ def behind_refusal(action: Action, insurance: bool) -> IllegalActionError:
     if insurance:
         return insurance_refusal(action)
     if action is Action.FOLLOW:
-        return refused("follow_balance")
-    return refused("follow_first")
+        return refused(Refusal.FOLLOW_BALANCE)
+    return refused(Refusal.FOLLOW_FIRST)

@@ -53,7 +53,7 @@ from engine.live_public import (
     SideBet,
     Stage,
 )
-from engine.refusals import refused
+from engine.refusals import Refusal, refused
 from engine.round import Phase, Round
 from engine.rules import DELUXE, Rules
 from engine.seat import paired_bet
@@ -73,10 +73,10 @@ def seconds(now: Now) -> float:
     """A moment as seconds since the epoch; a naive datetime is refused (whose time?)."""
     if isinstance(now, datetime):
         if now.tzinfo is None:
-            raise refused("time_zone")
+            raise refused(Refusal.TIME_ZONE)
         return now.timestamp()
     if type(now) not in (int, float) or not math.isfinite(now):
-        raise refused("time_seconds")
+        raise refused(Refusal.TIME_SECONDS)
     return float(now)
 
 
@@ -177,21 +177,21 @@ class LiveTable:
         limits = limits if limits is not None else Limits()
         timings = (betting_seconds, decision_seconds, result_seconds)
         if any(type(t) not in (int, float) or not 0 < t < 3600 for t in timings):
-            raise refused("countdowns")
+            raise refused(Refusal.COUNTDOWNS)
         most = rules.seats_per_account if max_seats_per_owner is None else max_seats_per_owner
         if type(most) is not int or not 1 <= most <= rules.seats_per_account:
-            raise refused("owner_seats", seats=rules.seats_per_account)
+            raise refused(Refusal.OWNER_SEATS, seats=rules.seats_per_account)
         holders: dict[int, Holder] = {}
         for bot in bots:
             if type(bot.seat) is not int or not 1 <= bot.seat <= rules.max_seats:
-                raise refused("seat_numbers", seats=rules.max_seats)
+                raise refused(Refusal.SEAT_NUMBERS, seats=rules.max_seats)
             if bot.seat in holders:
-                raise refused("bots_share_seat")
+                raise refused(Refusal.BOTS_SHARE_SEAT)
             if bot.tier not in TIERS:
-                raise refused("bot_tier", tier=repr(bot.tier), tiers=", ".join(TIERS))
+                raise refused(Refusal.BOT_TIER, tier=repr(bot.tier), tiers=", ".join(TIERS))
             holders[bot.seat] = Holder(bot_owner(bot.seat), bot.tier)
         if type(bot_bankroll) is not int or bot_bankroll < limits.minimum:
-            raise refused("bots_bankroll", chips=limits.minimum)
+            raise refused(Refusal.BOTS_BANKROLL, chips=limits.minimum)
         return cls(
             rules,
             shoe if shoe is not None else Shoe.for_rules(rules, rng),
@@ -389,7 +389,7 @@ class LiveTable:
         at = self._start(now)
         self._check_person(owner)
         if type(chips) is not int or chips <= 0:
-            raise refused("buy_in_whole")
+            raise refused(Refusal.BUY_IN_WHOLE)
         self.balances[owner] = self.balances.get(owner, 0) + chips
         if self.round is not None:
             self.round.balances_changed()
@@ -402,7 +402,7 @@ class LiveTable:
         at = self._start(now)
         self._check_person(owner)
         if self.stage is Stage.PLAYING and self._in_play(owner):
-            raise refused("bets_in_play")
+            raise refused(Refusal.BETS_IN_PLAY)
         for number in sorted(self.holders):
             if self.holders[number].owner == owner:
                 self._free(at, number, NoticeKind.LEFT)
@@ -415,15 +415,15 @@ class LiveTable:
         at = self._start(now)
         self._check_person(owner)
         if not may_sit:
-            raise refused("guests_cannot_sit")
+            raise refused(Refusal.GUESTS_CANNOT_SIT)
         if type(seat) is not int or not 1 <= seat <= self.rules.max_seats:
-            raise refused("no_such_seat", seat=seat)
+            raise refused(Refusal.NO_SUCH_SEAT, seat=seat)
         if seat in self.holders:
-            raise refused("seat_taken", seat=seat)
+            raise refused(Refusal.SEAT_TAKEN, seat=seat)
         if sum(h.owner == owner for h in self.holders.values()) >= self.max_seats_per_owner:
-            raise refused("seats_per_player", seats=self.max_seats_per_owner)
+            raise refused(Refusal.SEATS_PER_PLAYER, seats=self.max_seats_per_owner)
         if self.balances.get(owner, 0) < self.limits.minimum:
-            raise refused("buy_in_to_sit", chips=self.limits.minimum)
+            raise refused(Refusal.BUY_IN_TO_SIT, chips=self.limits.minimum)
         self.holders[seat] = Holder(owner)
         self._settle_window(at)
 
@@ -457,13 +457,13 @@ class LiveTable:
         other = next((n for n in pair if n != seat), None)
         if other is None:
             if amount - (current or 0) > free:
-                raise refused("over_balance")
+                raise refused(Refusal.OVER_BALANCE)
             self.seat_bets[seat] = amount
         elif current is None:
             if amount != self.seat_bets[other]:
-                raise refused("same_bet_both_seats", chips=self.seat_bets[other])
+                raise refused(Refusal.SAME_BET_BOTH_SEATS, chips=self.seat_bets[other])
             if amount > free:
-                raise refused("over_balance")
+                raise refused(Refusal.OVER_BALANCE)
             self.seat_bets[seat] = amount
         else:
             both = paired_bet(current, amount, free, self.limits.step)
@@ -485,11 +485,11 @@ class LiveTable:
         """Place or change a bet behind another's seat (a person's or a bot's)."""
         at = self._start(now)
         if not self.rules.bet_behind:
-            raise refused("no_bet_behind")
+            raise refused(Refusal.NO_BET_BEHIND)
         if seat not in self.holders:
-            raise refused("seat_empty", seat=seat)
+            raise refused(Refusal.SEAT_EMPTY, seat=seat)
         if self.holders[seat].owner == owner:
-            raise refused("behind_own_seat")
+            raise refused(Refusal.BEHIND_OWN_SEAT)
         self._place_side(self.behind, owner, seat, amount)
         self._settle_window(at)
 
@@ -497,9 +497,9 @@ class LiveTable:
         """Place or change a pair side bet on any held seat, one's own included."""
         at = self._start(now)
         if not self.rules.pair_bet:
-            raise refused("no_pair_bet")
+            raise refused(Refusal.NO_PAIR_BET)
         if seat not in self.holders:
-            raise refused("seat_empty", seat=seat)
+            raise refused(Refusal.SEAT_EMPTY, seat=seat)
         self._place_side(self.pairs, owner, seat, amount)
         self._settle_window(at)
 
@@ -514,7 +514,7 @@ class LiveTable:
         self._check_person(owner)
         self._check_window()
         if owner not in self.balances:
-            raise refused("buy_in_first")
+            raise refused(Refusal.BUY_IN_FIRST)
         index = next((i for i, b in enumerate(bets) if b.seat == seat and b.owner == owner), None)
         current = 0 if index is None else bets[index].amount
         self.limits.check(amount, self._free_chips(owner) + current)
@@ -558,12 +558,12 @@ class LiveTable:
         self._own_seat(owner, seat)
         rnd = self._round_in_play()
         if not any(taken.number == seat for taken in rnd.seats):
-            raise refused("no_hand_for_seat", seat=seat)
+            raise refused(Refusal.NO_HAND_FOR_SEAT, seat=seat)
         rnd.preselect(seat=seat, action=action)
 
     def _round_in_play(self) -> Round:
         if self.stage is not Stage.PLAYING or self.round is None:
-            raise refused("no_round")
+            raise refused(Refusal.NO_ROUND)
         return self.round
 
     # Checks ----------------------------------------------------------------------------
@@ -576,16 +576,16 @@ class LiveTable:
 
     def _check_person(self, owner: object) -> None:
         if not isinstance(owner, str) or not owner or owner.startswith("bot "):
-            raise refused("not_a_name")
+            raise refused(Refusal.NOT_A_NAME)
 
     def _check_window(self) -> None:
         if self.stage is not Stage.BETTING:
-            raise refused("bets_closed")
+            raise refused(Refusal.BETS_CLOSED)
 
     def _own_seat(self, owner: str, seat: int) -> Holder:
         holder = self.holders.get(seat)
         if holder is None or holder.owner != owner:
-            raise refused("seat_not_yours", seat=seat)
+            raise refused(Refusal.SEAT_NOT_YOURS, seat=seat)
         return holder
 
     def _free_chips(self, owner: str) -> Chips:

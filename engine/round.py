@@ -49,7 +49,7 @@ from engine.events import (
     StakeSettled,
 )
 from engine.hand import Hand
-from engine.refusals import refused
+from engine.refusals import Refusal, refused
 from engine.round_codec import (
     chips_from_json,
     chips_to_json,
@@ -92,7 +92,7 @@ def _as_action(action: Action | str) -> Action:
     try:
         return Action(action)
     except ValueError:
-        raise refused("not_an_action", action=repr(action)) from None
+        raise refused(Refusal.NOT_AN_ACTION, action=repr(action)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,17 +197,17 @@ class Round:
         carries the same bet as the first (change both with `change_bet`)."""
         self._check_betting(amount)
         if not 1 <= seat <= self.rules.max_seats:
-            raise refused("no_such_seat", seat=seat)
+            raise refused(Refusal.NO_SUCH_SEAT, seat=seat)
         held = 0
         for taken in self.seats:
             if taken.number == seat:
-                raise refused("seat_has_bet", seat=seat)
+                raise refused(Refusal.SEAT_HAS_BET, seat=seat)
             if taken.owner == owner:
                 held += 1
                 if taken.bet != amount:
-                    raise refused("same_bet_both_seats", chips=taken.bet)
+                    raise refused(Refusal.SAME_BET_BOTH_SEATS, chips=taken.bet)
         if held >= self.rules.seats_per_account:
-            raise refused("seats_per_player", seats=self.rules.seats_per_account)
+            raise refused(Refusal.SEATS_PER_PLAYER, seats=self.rules.seats_per_account)
         self._take(owner, amount)
         insort(self.seats, Seat(seat, owner, amount), key=_SEAT_NUMBER)
 
@@ -228,13 +228,13 @@ class Round:
         (<Phase.BETTING: 'betting'>, [10], [])
         """
         if self.phase is not SETTLED and self.phase is not VOIDED:
-            raise refused("round_not_over")
+            raise refused(Refusal.ROUND_NOT_OVER)
         if self.balances is not None:
             owed: dict[str, Chips] = {}
             for seat in self.seats:
                 owed[seat.owner] = owed.get(seat.owner, 0) + seat.bet
             if not all(self._can_cover(owner, amount) for owner, amount in owed.items()):
-                raise refused("over_balance")
+                raise refused(Refusal.OVER_BALANCE)
             for owner, amount in owed.items():
                 self._take(owner, amount)
         for seat in self.seats:
@@ -263,7 +263,7 @@ class Round:
         self._check_betting(amount)
         target = self._occupied(seat)
         if target.owner != owner:
-            raise refused("seat_not_yours", seat=seat)
+            raise refused(Refusal.SEAT_NOT_YOURS, seat=seat)
         held = [taken for taken in self.seats if taken.owner == owner]
         free = None if self.balances is None else self.balances.get(owner, 0)
         bet = amount if len(held) == 1 else paired_bet(target.bet, amount, free, step)
@@ -280,9 +280,9 @@ class Round:
         """A side bet that the seat's first two cards are a pair of the same rank."""
         self._check_betting(amount)
         if not self.rules.pair_bet:
-            raise refused("no_pair_bet")
+            raise refused(Refusal.NO_PAIR_BET)
         if not self.keeps_history:
-            raise refused("no_history_no_pair_bet")
+            raise refused(Refusal.NO_HISTORY_NO_PAIR_BET)
         target = self._occupied(seat)
         self._take(owner, amount)
         target.pair_bets = [*target.pair_bets, (owner, amount)]
@@ -293,28 +293,28 @@ class Round:
         doubles or splits (RULES.md §2: no, unless answered yes and affordable)."""
         self._check_betting(amount)
         if not self.rules.bet_behind:
-            raise refused("no_bet_behind")
+            raise refused(Refusal.NO_BET_BEHIND)
         target = self._occupied(seat)
         if target.owner == owner:
-            raise refused("behind_own_seat")
+            raise refused(Refusal.BEHIND_OWN_SEAT)
         self._take(owner, amount)
         target.behind = [*target.behind, BehindBet(owner, amount)]
 
     def _check_betting(self, amount: int) -> None:
         if self.phase is not BETTING:
-            raise refused("bets_closed")
+            raise refused(Refusal.BETS_CLOSED)
         if type(amount) is not int or amount <= 0:
-            raise refused("bet_not_whole")
+            raise refused(Refusal.BET_NOT_WHOLE)
 
     def _occupied(self, number: int) -> Seat:
         for seat in self.seats:
             if seat.number == number:
                 return seat
-        raise refused("seat_empty", seat=number)
+        raise refused(Refusal.SEAT_EMPTY, seat=number)
 
     def _take(self, owner: str, amount: Chips) -> None:
         if not self._can_cover(owner, amount):
-            raise refused("over_balance")
+            raise refused(Refusal.OVER_BALANCE)
         if self.balances is not None:
             self.balances[owner] = whole(self.balances[owner] - amount)
 
@@ -329,9 +329,9 @@ class Round:
         Returns what happened: the events added to the history.
         """
         if self.phase is not BETTING:
-            raise refused("already_dealt")
+            raise refused(Refusal.ALREADY_DEALT)
         if not self.seats:
-            raise refused("bet_before_deal")
+            raise refused(Refusal.BET_BEFORE_DEAL)
         start = len(self.log)
         burned = self.shoe.prepare_round(self.rules)
         if burned is not None and self.keeps_history:
@@ -442,16 +442,16 @@ class Round:
         the awaited decision's (`turn`)."""
         action = _as_action(action)
         if self.phase is BETTING:
-            raise refused("not_dealt")
+            raise refused(Refusal.NOT_DEALT)
         if self.phase is SETTLED or self.phase is VOIDED:
-            raise refused("round_over")
+            raise refused(Refusal.ROUND_OVER)
         if owner is not None or seat is not None:  # (a `Turn` is built only when asked)
             turn = self.turn
             assert turn is not None
             if owner is not None and owner != turn.owner:
-                raise refused("not_your_turn")
+                raise refused(Refusal.NOT_YOUR_TURN)
             if seat is not None and seat != turn.seat:
-                raise refused("other_seats_turn", turn=turn.seat, seat=seat)
+                raise refused(Refusal.OTHER_SEATS_TURN, turn=turn.seat, seat=seat)
         if action in self.legal_actions():
             return action
         turn = self.turn
@@ -565,11 +565,11 @@ class Round:
         allowed = self.preselect_actions(seat)
         if action not in allowed:
             if self.phase not in (PLAYER_TURNS, INSURANCE, FOLLOW):
-                raise refused("no_turn_to_come")
+                raise refused(Refusal.NO_TURN_TO_COME)
             if target.hands[0].closed:
-                raise refused("natural_no_decision")
+                raise refused(Refusal.NATURAL_NO_DECISION)
             if not allowed:
-                raise refused("turn_has_come", seat=seat)
+                raise refused(Refusal.TURN_HAS_COME, seat=seat)
             covered = self._can_cover(target.owner, target.bet)
             hand = target.hands[0]
             raise legality.hand_refusal(action, self.rules, hand, covered)
@@ -609,7 +609,7 @@ class Round:
         if self.phase is FOLLOW:
             return self.apply(NO_FOLLOW)
         if self.turn is None:
-            raise refused("no_decision_awaited")
+            raise refused(Refusal.NO_DECISION_AWAITED)
         hand = self.seats[self._seat_index].hands[self._hand_index]
         hits = hand.total <= 11 and HIT in self.legal_actions()
         return self.apply(HIT if hits else STAND)
@@ -883,9 +883,9 @@ class Round:
         """The settled round's result (only once it is settled or voided, and only of a
         round that keeps its history, whose settlements it lists)."""
         if self.phase not in (SETTLED, VOIDED):
-            raise refused("round_not_over")
+            raise refused(Refusal.ROUND_NOT_OVER)
         if not self.keeps_history:
-            raise refused("no_history")
+            raise refused(Refusal.NO_HISTORY)
         dealer = self._dealer
         return Outcome(
             dealer=tuple(CARDS[code] for code in dealer.cards),
@@ -906,7 +906,7 @@ class Round:
         elif (turn := self.turn) is not None:
             index, decision, owner = turn.hand, turn.decision, turn.owner
         else:
-            raise refused("no_decision_awaited")
+            raise refused(Refusal.NO_DECISION_AWAITED)
         hand = self.seats[self._seat_index].hands[index or 0]
         up = self._dealer.cards[0]
         # Positional, in the order of PlayerView's fields: built on every decision, and
@@ -933,7 +933,7 @@ class Round:
         Nothing is half-settled: a round that is already settled cannot be voided.
         """
         if self.phase in (SETTLED, VOIDED):
-            raise refused("round_already_over")
+            raise refused(Refusal.ROUND_ALREADY_OVER)
         start = len(self.log)
         if self.keeps_history:
             self.log.append(RoundVoided(reason))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from engine.chips import Chips
 from engine.hand import Hand
-from engine.refusals import refused
+from engine.refusals import Refusal, refused
 from engine.values import Action
 
 __all__ = ["BehindBet", "Seat", "paired_bet"]
@@ -78,8 +78,8 @@ def paired_bet(current: int, asked: int, free: Chips | None, step: int = 1) -> i
     if free is None or 2 * raise_by <= free:
         return asked
     if raise_by > free:
-        raise refused("over_balance")
+        raise refused(Refusal.OVER_BALANCE)
     half = (current + asked) // 2 // step * step
     if half <= current:
-        raise refused("raise_both_seats")
+        raise refused(Refusal.RAISE_BOTH_SEATS)
     return half

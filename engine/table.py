@@ -32,7 +32,7 @@ from engine.cards import CARDS, Card
 from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
 from engine.events import Event, ShoeShuffled, StakeSettled, dealer_cards
-from engine.refusals import refused
+from engine.refusals import Refusal, refused
 from engine.round import Phase, Round, Turn
 from engine.rules import Rules
 from engine.shoe import Shoe
@@ -84,20 +84,20 @@ class Limits:
             and self.step % 2 == 0
             and self.minimum % self.step == 0
         ):
-            raise refused("bad_limits")
+            raise refused(Refusal.BAD_LIMITS)
 
     def check(self, bet: object, balance: Chips) -> int:
         """The bet if it is allowed, else `IllegalActionError` saying why."""
         if type(bet) is not int or bet <= 0:
-            raise refused("bet_not_whole")
+            raise refused(Refusal.BET_NOT_WHOLE)
         if bet < self.minimum:
-            raise refused("bet_minimum", chips=self.minimum)
+            raise refused(Refusal.BET_MINIMUM, chips=self.minimum)
         if bet > self.maximum:
-            raise refused("bet_maximum", chips=self.maximum)
+            raise refused(Refusal.BET_MAXIMUM, chips=self.maximum)
         if bet % self.step:
-            raise refused("bet_step", chips=self.step)
+            raise refused(Refusal.BET_STEP, chips=self.step)
         if bet > balance:
-            raise refused("over_balance")
+            raise refused(Refusal.OVER_BALANCE)
         return bet
 
 
@@ -236,7 +236,7 @@ class Table:
         given), the player and every bot starting with ``bankroll`` chips."""
         bots = tuple(bots)
         if type(bankroll) is not int or bankroll < limits.minimum:
-            raise refused("bankroll_minimum", chips=limits.minimum)
+            raise refused(Refusal.BANKROLL_MINIMUM, chips=limits.minimum)
         balances: dict[str, Chips] = {PLAYER: bankroll}
         balances.update({bot_owner(bot.seat): bankroll for bot in bots})
         return cls(
@@ -252,12 +252,12 @@ class Table:
     def _check_seats(self) -> None:
         seats = [self.player_seat, *(bot.seat for bot in self.bots)]
         if any(type(seat) is not int or not 1 <= seat <= self.rules.max_seats for seat in seats):
-            raise refused("seat_numbers", seats=self.rules.max_seats)
+            raise refused(Refusal.SEAT_NUMBERS, seats=self.rules.max_seats)
         if len(set(seats)) != len(seats):
-            raise refused("shared_seat")
+            raise refused(Refusal.SHARED_SEAT)
         for bot in self.bots:
             if bot.tier not in TIERS:
-                raise refused("bot_tier", tier=repr(bot.tier), tiers=", ".join(TIERS))
+                raise refused(Refusal.BOT_TIER, tier=repr(bot.tier), tiers=", ".join(TIERS))
 
     # Play ------------------------------------------------------------------------------
 
@@ -289,7 +289,7 @@ class Table:
         are the player's turns, like those on their own seat.
         """
         if self.in_play:
-            raise refused("finish_round")
+            raise refused(Refusal.FINISH_ROUND)
         self.limits.check(bet, self.balances[PLAYER])
         balances = dict(self.balances)  # the bets are placed on a copy until all are taken
         rnd = Round(self.rules, self.shoe, balances=balances)
@@ -328,7 +328,7 @@ class Table:
         """The round in play; refused when there is none. The bots play up to the
         player's turn, so a round in play always waits on the player."""
         if not self.players_turn or self.round is None:
-            raise refused("no_round_deal")
+            raise refused(Refusal.NO_ROUND_DEAL)
         return self.round
 
     def _play_bots(self) -> None:

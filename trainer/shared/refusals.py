@@ -1,9 +1,9 @@
 """The engine's reasons for refusing an action, in the player's language.
 
-The engine raises `IllegalActionError` with a reason code and its parameters
-(`engine.refusals.REFUSALS`, English for the command line); here each code has its
-sentence for gettext, with the same parameters as ``%(name)s``. A code without a sentence
-here (one a later engine adds) is shown in the engine's English rather than not at all.
+The engine raises `IllegalActionError` with a reason code (an `engine.refusals.Refusal`)
+and its parameters (the engine's English is for the command line); here each code has its
+sentence for gettext, with the same parameters as ``%(name)s``. A test holds every code
+to a sentence.
 """
 
 from __future__ import annotations
@@ -13,127 +13,128 @@ from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import IllegalActionError
+from engine.refusals import Refusal
+from engine.values import Action
 
 #: Each engine reason code's sentence, its parameters those of the engine's template.
-REASONS: dict[str, Promise] = {
-    "not_an_action": _("%(action)s is not an action"),
-    "no_such_seat": _("There is no seat %(seat)s at this table"),
-    "seat_has_bet": _("Seat %(seat)s already has a bet"),
-    "same_bet_both_seats": ngettext_lazy(
+REASONS: dict[Refusal, Promise] = {
+    Refusal.NOT_AN_ACTION: _("%(action)s is not an action"),
+    Refusal.NO_SUCH_SEAT: _("There is no seat %(seat)s at this table"),
+    Refusal.SEAT_HAS_BET: _("Seat %(seat)s already has a bet"),
+    Refusal.SAME_BET_BOTH_SEATS: ngettext_lazy(
         "Both your seats carry the same bet: %(chips)s chip",
         "Both your seats carry the same bet: %(chips)s chips",
         "chips",
     ),
-    "seats_per_player": ngettext_lazy(
+    Refusal.SEATS_PER_PLAYER: ngettext_lazy(
         "One player may hold at most %(seats)s seat",
         "One player may hold at most %(seats)s seats",
         "seats",
     ),
-    "seat_not_yours": _("Seat %(seat)s is not yours"),
-    "no_pair_bet": _("This table has no pair side bet"),
-    "no_history_no_pair_bet": _("A round without its history takes no pair bets"),
-    "no_bet_behind": _("This table has no bet behind"),
-    "behind_own_seat": _("You cannot bet behind your own seat"),
-    "bets_closed": _("Bets are closed for this round"),
-    "bet_not_whole": _("A bet is a whole number of chips above zero"),
-    "seat_empty": _("Seat %(seat)s has no player"),
-    "over_balance": _("That bet is more than your balance"),
-    "bet_minimum": _("The table minimum is %(chips)s chips"),
-    "bet_maximum": _("The table maximum is %(chips)s chips"),
-    "bet_step": _("Bets go in steps of %(chips)s chips"),
-    "raise_both_seats": _("Your balance does not cover raising both your seats"),
-    "already_dealt": _("The cards are already dealt"),
-    "bet_before_deal": _("Place a bet before the deal"),
-    "not_dealt": _("The cards have not been dealt yet"),
-    "round_over": _("This round is over"),
-    "round_already_over": _("The round is already over"),
-    "round_not_over": _("The round is not over yet"),
-    "no_history": _("This round kept no history: only its net is known"),
-    "not_your_turn": _("It is not your turn"),
-    "other_seats_turn": _("It is seat %(turn)s's turn, not seat %(seat)s's"),
-    "no_turn_to_come": _("There is no turn to come in this round"),
-    "natural_no_decision": _("A natural takes no decision"),
-    "turn_has_come": _("Seat %(seat)s's turn has come: decide now"),
-    "no_decision_awaited": _("No decision is awaited"),
-    "not_offered": _("That play is not allowed with this hand"),
-    "no_insurance_now": _("Insurance is not on offer now"),
-    "split_aces_one_card": _("Split aces take one card only"),
-    "no_surrender": _("This table has no surrender"),
-    "surrender_first": _(
+    Refusal.SEAT_NOT_YOURS: _("Seat %(seat)s is not yours"),
+    Refusal.NO_PAIR_BET: _("This table has no pair side bet"),
+    Refusal.NO_HISTORY_NO_PAIR_BET: _("A round without its history takes no pair bets"),
+    Refusal.NO_BET_BEHIND: _("This table has no bet behind"),
+    Refusal.BEHIND_OWN_SEAT: _("You cannot bet behind your own seat"),
+    Refusal.BETS_CLOSED: _("Bets are closed for this round"),
+    Refusal.BET_NOT_WHOLE: _("A bet is a whole number of chips above zero"),
+    Refusal.SEAT_EMPTY: _("Seat %(seat)s has no player"),
+    Refusal.OVER_BALANCE: _("That bet is more than your balance"),
+    Refusal.BET_MINIMUM: _("The table minimum is %(chips)s chips"),
+    Refusal.BET_MAXIMUM: _("The table maximum is %(chips)s chips"),
+    Refusal.BET_STEP: _("Bets go in steps of %(chips)s chips"),
+    Refusal.RAISE_BOTH_SEATS: _("Your balance does not cover raising both your seats"),
+    Refusal.ALREADY_DEALT: _("The cards are already dealt"),
+    Refusal.BET_BEFORE_DEAL: _("Place a bet before the deal"),
+    Refusal.NOT_DEALT: _("The cards have not been dealt yet"),
+    Refusal.ROUND_OVER: _("This round is over"),
+    Refusal.ROUND_ALREADY_OVER: _("The round is already over"),
+    Refusal.ROUND_NOT_OVER: _("The round is not over yet"),
+    Refusal.NO_HISTORY: _("This round kept no history: only its net is known"),
+    Refusal.NOT_YOUR_TURN: _("It is not your turn"),
+    Refusal.OTHER_SEATS_TURN: _("It is seat %(turn)s's turn, not seat %(seat)s's"),
+    Refusal.NO_TURN_TO_COME: _("There is no turn to come in this round"),
+    Refusal.NATURAL_NO_DECISION: _("A natural takes no decision"),
+    Refusal.TURN_HAS_COME: _("Seat %(seat)s's turn has come: decide now"),
+    Refusal.NO_DECISION_AWAITED: _("No decision is awaited"),
+    Refusal.NOT_OFFERED: _("That play is not allowed with this hand"),
+    Refusal.NO_INSURANCE_NOW: _("Insurance is not on offer now"),
+    Refusal.SPLIT_ACES_ONE_CARD: _("Split aces take one card only"),
+    Refusal.NO_SURRENDER: _("This table has no surrender"),
+    Refusal.SURRENDER_FIRST: _(
         "Surrender is only allowed on the first two cards, before any other action"
     ),
-    "double_first_two_cards": _("You can only double on your first two cards"),
-    "split_first_two_cards": _("You can only split on your first two cards"),
-    "double_balance": _("Your balance does not cover another bet to double"),
-    "split_balance": _("Your balance does not cover another bet to split"),
-    "cannot_double": _("You cannot double this hand"),
-    "cannot_split": _("You can only split two cards of the same value, up to the hand limit"),
-    "insurance_balance": _("Your balance does not cover insurance"),
-    "insurance_first": _("First decide on insurance"),
-    "follow_balance": _("Your balance does not cover following"),
-    "follow_first": _("First decide whether to follow"),
-    "bad_limits": _("Table limits need an even step that divides a minimum of at most the maximum"),
-    "bankroll_minimum": ngettext_lazy(
+    Refusal.DOUBLE_FIRST_TWO_CARDS: _("You can only double on your first two cards"),
+    Refusal.SPLIT_FIRST_TWO_CARDS: _("You can only split on your first two cards"),
+    Refusal.DOUBLE_BALANCE: _("Your balance does not cover another bet to double"),
+    Refusal.SPLIT_BALANCE: _("Your balance does not cover another bet to split"),
+    Refusal.CANNOT_DOUBLE: _("You cannot double this hand"),
+    Refusal.CANNOT_SPLIT: _("You can only split two cards of the same value, up to the hand limit"),
+    Refusal.INSURANCE_BALANCE: _("Your balance does not cover insurance"),
+    Refusal.INSURANCE_FIRST: _("First decide on insurance"),
+    Refusal.FOLLOW_BALANCE: _("Your balance does not cover following"),
+    Refusal.FOLLOW_FIRST: _("First decide whether to follow"),
+    Refusal.BAD_LIMITS: _(
+        "Table limits need an even step that divides a minimum of at most the maximum"
+    ),
+    Refusal.BANKROLL_MINIMUM: ngettext_lazy(
         "The bankroll must be at least %(chips)s chip",
         "The bankroll must be at least %(chips)s chips",
         "chips",
     ),
-    "seat_numbers": _("Seats are numbered 1 to %(seats)s"),
-    "shared_seat": _("Two players cannot share a seat"),
-    "bot_tier": _("No bot tier %(tier)s: choose %(tiers)s"),
-    "finish_round": _("Finish this round before the next deal"),
-    "no_round_deal": _("No round is in play: place a bet and deal"),
-    "time_zone": _("The time must carry its time zone"),
-    "time_seconds": _("The time must be a number of seconds"),
-    "countdowns": _("Each countdown is a number of seconds, up to an hour"),
-    "owner_seats": ngettext_lazy(
+    Refusal.SEAT_NUMBERS: _("Seats are numbered 1 to %(seats)s"),
+    Refusal.SHARED_SEAT: _("Two players cannot share a seat"),
+    Refusal.BOT_TIER: _("No bot tier %(tier)s: choose %(tiers)s"),
+    Refusal.FINISH_ROUND: _("Finish this round before the next deal"),
+    Refusal.NO_ROUND_DEAL: _("No round is in play: place a bet and deal"),
+    Refusal.TIME_ZONE: _("The time must carry its time zone"),
+    Refusal.TIME_SECONDS: _("The time must be a number of seconds"),
+    Refusal.COUNTDOWNS: _("Each countdown is a number of seconds, up to an hour"),
+    Refusal.OWNER_SEATS: ngettext_lazy(
         "An owner may hold 1 to %(seats)s seat under these rules",
         "An owner may hold 1 to %(seats)s seats under these rules",
         "seats",
     ),
-    "bots_share_seat": _("Two bots cannot share a seat"),
-    "bots_bankroll": ngettext_lazy(
+    Refusal.BOTS_SHARE_SEAT: _("Two bots cannot share a seat"),
+    Refusal.BOTS_BANKROLL: ngettext_lazy(
         "The bots' bankroll must be at least %(chips)s chip",
         "The bots' bankroll must be at least %(chips)s chips",
         "chips",
     ),
-    "buy_in_whole": _("Buy in with a whole number of chips above zero"),
-    "bets_in_play": _("You have bets in play: cash out when the round is over"),
-    "guests_cannot_sit": _("Guests may watch and bet behind, but not sit"),
-    "seat_taken": _("Seat %(seat)s is taken"),
-    "buy_in_to_sit": ngettext_lazy(
+    Refusal.BUY_IN_WHOLE: _("Buy in with a whole number of chips above zero"),
+    Refusal.BETS_IN_PLAY: _("You have bets in play: cash out when the round is over"),
+    Refusal.GUESTS_CANNOT_SIT: _("Guests may watch and bet behind, but not sit"),
+    Refusal.SEAT_TAKEN: _("Seat %(seat)s is taken"),
+    Refusal.BUY_IN_TO_SIT: ngettext_lazy(
         "Buy in with at least %(chips)s chip to sit",
         "Buy in with at least %(chips)s chips to sit",
         "chips",
     ),
-    "buy_in_first": _("Buy in before you bet"),
-    "no_hand_for_seat": _("Seat %(seat)s has no hand in this round"),
-    "no_round": _("No round is in play"),
-    "not_a_name": _("That is not a player's name"),
+    Refusal.BUY_IN_FIRST: _("Buy in before you bet"),
+    Refusal.NO_HAND_FOR_SEAT: _("Seat %(seat)s has no hand in this round"),
+    Refusal.NO_ROUND: _("No round is in play"),
+    Refusal.NOT_A_NAME: _("That is not a player's name"),
 }
 
 #: A play the hand in turn is not offered, by the play (the engine's ``not_offered``).
-NOT_OFFERED: dict[str, Promise] = {
-    "hit": _("You cannot hit here"),
-    "stand": _("You cannot stand here"),
-    "double": _("You cannot double here"),
-    "split": _("You cannot split here"),
-    "surrender": _("You cannot surrender here"),
-    "insure": _("You cannot take insurance here"),
+NOT_OFFERED: dict[Action, Promise] = {
+    Action.HIT: _("You cannot hit here"),
+    Action.STAND: _("You cannot stand here"),
+    Action.DOUBLE: _("You cannot double here"),
+    Action.SPLIT: _("You cannot split here"),
+    Action.SURRENDER: _("You cannot surrender here"),
+    Action.INSURE: _("You cannot take insurance here"),
 }
 
 
 def reason_text(error: IllegalActionError) -> str:
-    """The engine's reason for ``error`` in the player's language (its English if the
-    code is one this app does not know), starting with a capital, without a full stop."""
+    """The engine's reason for ``error`` in the player's language, starting with a
+    capital, without a full stop."""
     params = dict(error.params)
-    if error.code == "not_offered" and str(params.get("action")) in NOT_OFFERED:
-        return str(NOT_OFFERED[str(params["action"])])
-    sentence = REASONS.get(error.code)
-    if sentence is None:
-        english = str(error)
-        return english[:1].upper() + english[1:]
-    return str(sentence % params)  # a plural sentence picks its form from its number
+    action = str(params.get("action"))
+    if error.code == Refusal.NOT_OFFERED and action in NOT_OFFERED:
+        return str(NOT_OFFERED[Action(action)])
+    return str(REASONS[Refusal(error.code)] % params)  # a plural picks its form by number
 
 
 def refusal(error: IllegalActionError) -> str:

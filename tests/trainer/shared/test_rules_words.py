@@ -9,10 +9,10 @@ from fractions import Fraction
 import pytest
 from django.utils import translation
 
-from engine.errors import IllegalActionError
-from engine.refusals import REFUSALS, refused
+from engine.refusals import REFUSALS, Refusal, refused
 from engine.rules import DELUXE, EUROPEAN, Rules
 from engine.rules_facts import Topic, facts
+from engine.values import Action
 from trainer.shared.refusals import NOT_OFFERED, REASONS, reason_text
 from trainer.shared.rules_words import PRESET_NAMES, RulesWords, fact_text, odds
 
@@ -93,12 +93,8 @@ def test_every_engine_refusal_has_a_sentence_asking_only_for_the_engines_paramet
 
 
 def test_a_refusal_reads_from_its_code_and_parameters() -> None:
-    assert reason_text(refused("seat_taken", seat=4)) == "Seat 4 is taken"
-    assert reason_text(refused("seats_per_player", seats=1)).endswith("at most 1 seat")
-    assert reason_text(refused("seats_per_player", seats=2)).endswith("at most 2 seats")
-    assert reason_text(refused("not_offered", action="double")) == str(NOT_OFFERED["double"])
-
-
-def test_a_refusal_this_app_does_not_know_is_shown_in_the_engines_english() -> None:
-    error = IllegalActionError("a brand new reason", code="brand_new")
-    assert reason_text(error) == "A brand new reason"
+    assert reason_text(refused(Refusal.SEAT_TAKEN, seat=4)) == "Seat 4 is taken"
+    assert reason_text(refused(Refusal.SEATS_PER_PLAYER, seats=1)).endswith("at most 1 seat")
+    assert reason_text(refused(Refusal.SEATS_PER_PLAYER, seats=2)).endswith("at most 2 seats")
+    double = refused(Refusal.NOT_OFFERED, action="double")
+    assert reason_text(double) == str(NOT_OFFERED[Action.DOUBLE])
