@@ -11,7 +11,7 @@ Pure Python with no Django in it, usable on its own (``python -m engine --help``
 
 from __future__ import annotations
 
-from engine.bots import BOTS, NORMAL_CHART, Bot, chart_bot, easy, hard, normal
+from engine.bots import BOTS, NORMAL_CHART, Bot, Tier, chart_bot, easy, hard, normal
 from engine.cards import CARDS, RANKS, SUITS, Card, card_code, parse_cards, rank_points
 from engine.chart_vocabulary import Chart
 from engine.errors import EngineError, IllegalActionError, ShoeError, StateError

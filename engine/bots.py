@@ -10,6 +10,7 @@ columns and codes): a code becomes the first legal action of its fallbacks.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 from functools import lru_cache
 
 from engine.chart_vocabulary import UP_CARDS, Chart, fallbacks
@@ -179,4 +180,13 @@ def hard(view: PlayerView) -> Action:
     return hard_bot(view.rules)(view)
 
 
-BOTS: dict[str, Bot] = {"easy": easy, "normal": normal, "hard": hard}
+class Tier(StrEnum):
+    """A bot's strength: it plays a fixed simple policy, the common chart, or the exact
+    basic strategy of the rules in play."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+BOTS: dict[Tier, Bot] = {Tier.EASY: easy, Tier.NORMAL: normal, Tier.HARD: hard}

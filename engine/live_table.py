@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from engine.bots import BOTS
+from engine.bots import BOTS, Tier
 from engine.cards import CARDS
 from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
@@ -339,7 +339,7 @@ class LiveTable:
             holder = self.holders.get(turn.seat)
             seat_holders = not turn.of_bettor_behind and holder is not None
             if seat_holders and holder is not None and holder.tier is not None:
-                bot = BOTS[holder.tier]
+                bot = BOTS[Tier(holder.tier)]
                 self._guarded(at, lambda bot=bot: rnd.apply(bot(rnd.view())))  # type: ignore[misc]
             elif seat_holders and holder is not None and holder.leaving:
                 self._guarded(at, rnd.auto_play)

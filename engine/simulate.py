@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine.bots import BOTS, hard_bot
+from engine.bots import BOTS, Tier, hard_bot
 from engine.errors import EngineError
 from engine.round import Phase, Round
 from engine.rules import Rules
@@ -50,7 +50,7 @@ def simulate(rules: Rules, tier: str, rounds: int, *, seed: int | None = None) -
     if rounds < 1:
         raise EngineError("rounds must be at least 1")
     # The hard tier's chart is computed (once) before the clock starts.
-    bot = hard_bot(rules) if tier == "hard" else BOTS[tier]
+    bot = hard_bot(rules) if tier == Tier.HARD else BOTS[Tier(tier)]
     shoe = Shoe.for_rules(rules, random.Random(seed) if seed is not None else None)
     # A bet that keeps every payout (3:2, half-bet surrender and insurance) whole chips.
     bet = 2 * rules.blackjack_pays.denominator

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bots import BOTS
+from engine.bots import BOTS, Tier
 from engine.cards import CARDS, Card
 from engine.chips import Chips
 from engine.errors import IllegalActionError, StateError
@@ -54,7 +54,7 @@ __all__ = [
 
 #: The owner name of the player's seat and chips.
 PLAYER = "player"
-TIERS: tuple[str, ...] = ("easy", "normal", "hard")
+TIERS: tuple[Tier, ...] = tuple(Tier)
 _OVER = (Phase.SETTLED, Phase.VOIDED)
 
 
@@ -334,7 +334,7 @@ class Table:
     def _play_bots(self) -> None:
         rnd = self.round
         assert rnd is not None
-        tiers = {bot.seat: BOTS[bot.tier] for bot in self.bots}
+        tiers = {bot.seat: BOTS[Tier(bot.tier)] for bot in self.bots}
         while (turn := rnd.turn) is not None and turn.owner != PLAYER:
             # Bots never bet behind: a bot's turn is always on its own seat.
             rnd.apply(tiers[turn.seat](rnd.view()))

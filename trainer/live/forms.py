@@ -7,10 +7,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine.table import TIERS
+from engine.table import BotSeat
 from engine.values import Action
-from trainer.live.services import BUY_INS, OPS, LiveOrder
-from trainer.shared.seats import SEAT_CHOICES, SEATS
+from trainer.live.services import BUY_INS, LiveOp, LiveOrder
+from trainer.shared.seats import SEAT_CHOICES, SEATS, Sitter
 
 
 class OpenTableForm(forms.Form):
@@ -30,23 +30,26 @@ class OpenTableForm(forms.Form):
                 label=_("Seat %(seat)s") % {"seat": seat},
                 choices=SEAT_CHOICES,
                 required=False,
-                initial="you" if seat == 4 else "",
+                initial=Sitter.YOU if seat == 4 else Sitter.EMPTY,
             )
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in SEATS]
 
-    def chosen(self, tier: str | None) -> list[int]:
-        """The seats given to a bot of ``tier`` (any tier if None), or to "you"."""
-        picked = (self.cleaned_data.get(f"seat_{seat}") for seat in SEATS)
-        wanted = TIERS if tier is None else (tier,)
-        return [seat for seat, choice in zip(SEATS, picked, strict=True) if choice in wanted]
+    def yours(self) -> list[int]:
+        """The seats the opener takes."""
+        return [seat for seat in SEATS if self.cleaned_data.get(f"seat_{seat}") == Sitter.YOU]
+
+    def bots(self) -> list[BotSeat]:
+        """The bots seated, each with its tier."""
+        sitters = ((seat, Sitter(self.cleaned_data.get(f"seat_{seat}") or "")) for seat in SEATS)
+        return [BotSeat(seat, sitter.tier) for seat, sitter in sitters if sitter.tier is not None]
 
 
 class LiveOrderForm(forms.Form):
     """One request at a live table, made from the table's version ``version``."""
 
-    op = forms.ChoiceField(choices=[(op, op) for op in OPS])
+    op = forms.TypedChoiceField(choices=[(op, op) for op in LiveOp], coerce=LiveOp)
     version = forms.IntegerField(min_value=0)
     seat = forms.IntegerField(min_value=1, max_value=7, required=False)
     amount = forms.IntegerField(min_value=1, max_value=1_000_000, required=False)
@@ -54,7 +57,8 @@ class LiveOrderForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        for field in OPS.get(data.get("op", ""), ()):
+        op = data.get("op")
+        for field in op.needs if isinstance(op, LiveOp) else ():
             if data.get(field) in (None, ""):
                 raise forms.ValidationError(_("That request is missing something."))
         return data

@@ -24,6 +24,7 @@ import logging
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -94,31 +95,49 @@ def open_table(
     )
 
 
+class LiveOp(StrEnum):
+    """A request a live table takes."""
+
+    JOIN = "join"
+    CASH_OUT = "cash_out"
+    SIT = "sit"
+    LEAVE_SEAT = "leave_seat"
+    SIT_OUT = "sit_out"
+    BET = "bet"
+    BEHIND = "behind"
+    PAIR = "pair"
+    CLEAR = "clear"
+    ACT = "act"
+    PRESELECT = "preselect"
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """The order's fields this request must carry."""
+        return _NEEDS.get(self, ())
+
+
+_NEEDS: dict[LiveOp, tuple[str, ...]] = {
+    LiveOp.JOIN: ("amount",),
+    LiveOp.SIT: ("seat",),
+    LiveOp.LEAVE_SEAT: ("seat",),
+    LiveOp.SIT_OUT: ("seat",),
+    LiveOp.BET: ("seat", "amount"),
+    LiveOp.BEHIND: ("seat", "amount"),
+    LiveOp.PAIR: ("seat", "amount"),
+    LiveOp.ACT: ("action",),
+    LiveOp.PRESELECT: ("seat",),
+}
+
+
 @dataclass(frozen=True)
 class LiveOrder:
     """One request at a live table, as its form checked it."""
 
-    op: str
+    op: LiveOp
     version: int
     seat: int | None = None
     amount: int | None = None
     action: str | None = None
-
-
-#: The requests a table takes, each with the fields it needs.
-OPS: dict[str, tuple[str, ...]] = {
-    "join": ("amount",),
-    "cash_out": (),
-    "sit": ("seat",),
-    "leave_seat": ("seat",),
-    "sit_out": ("seat",),
-    "bet": ("seat", "amount"),
-    "behind": ("seat", "amount"),
-    "pair": ("seat", "amount"),
-    "clear": (),
-    "act": ("action",),
-    "preselect": ("seat",),
-}
 
 
 def _apply(table: LiveTable, owner: Owner, order: LiveOrder, now: datetime) -> None:
@@ -126,37 +145,35 @@ def _apply(table: LiveTable, owner: Owner, order: LiveOrder, now: datetime) -> N
     name = owner.name
     seat, amount = order.seat or 0, order.amount or 0
     match order.op:
-        case "join":
+        case LiveOp.JOIN:
             if name in table.balances:
                 raise Refused(_("You are at this table already."))
             if amount not in BUY_INS:
                 raise Refused(_("Choose one of the buy-ins offered."))
             table.buy_in(name, amount, now=now)
-        case "cash_out":
+        case LiveOp.CASH_OUT:
             if name not in table.balances:
                 raise Refused(_("You have no chips at this table."))
             table.cash_out(name, now=now)
-        case "sit":
+        case LiveOp.SIT:
             table.sit(name, seat, now=now, may_sit=owner.user_id is not None)
-        case "leave_seat":
+        case LiveOp.LEAVE_SEAT:
             table.leave(name, seat, now=now)
-        case "sit_out":
+        case LiveOp.SIT_OUT:
             table.sit_out(name, seat, now=now)
-        case "bet":
+        case LiveOp.BET:
             table.bet(name, seat, amount, now=now)
-        case "behind":
+        case LiveOp.BEHIND:
             table.bet_behind(name, seat, amount, now=now)
-        case "pair":
+        case LiveOp.PAIR:
             table.pair_bet(name, seat, amount, now=now)
-        case "clear":
+        case LiveOp.CLEAR:
             table.clear_bets(name, now=now)
-        case "act":
+        case LiveOp.ACT:
             table.act(name, Action(order.action or ""), now=now)
-        case "preselect":  # no action clears the choice
+        case LiveOp.PRESELECT:  # no action clears the choice
             chosen = Action(order.action) if order.action else None
             table.preselect(name, seat, chosen, now=now)
-        case _:
-            raise Refused(_("The table does not take that request."))
 
 
 def _changing(table_id: int, now: datetime) -> AbstractContextManager[LiveChange]:
@@ -171,7 +188,7 @@ def live_request(*, owner: Owner, table_id: int, order: LiveOrder, now: datetime
     with _changing(table_id, now) as change:
         if change.row.closed_at is not None:
             raise Refused(_("This table is closed."))
-        if order.op == "act" and order.version != change.row.version:
+        if order.op is LiveOp.ACT and order.version != change.row.version:
             raise Moved(_("The table had moved on: here it is now."))
         change.table.advance(now)
         change.record_settled()

@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from engine.table import BotSeat
 from trainer.live import selectors, services
 from trainer.live.forms import LiveOrderForm, OpenTableForm
 from trainer.live.pages import LiveTableView
@@ -39,12 +38,11 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         if not request.user.is_authenticated:
             error = _("Log in to open a table: guests may watch and bet behind.")
         elif form.is_valid():
-            bots = [BotSeat(seat, form.cleaned_data[f"seat_{seat}"]) for seat in form.chosen(None)]
             try:
                 row = services.open_table(
                     user_id=request.user.pk,
-                    bots=bots,
-                    seats=form.chosen("you"),
+                    bots=form.bots(),
+                    seats=form.yours(),
                     buy_in=form.cleaned_data["buy_in"],
                     now=timezone.now(),
                 )

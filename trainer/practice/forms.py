@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from django import forms
@@ -11,7 +12,7 @@ from engine.shoe import Shoe
 from engine.values import Action
 from trainer.shared.rule_changes import custom_rules_of
 from trainer.shared.rules_words import preset_name
-from trainer.shared.seats import DEFAULT_BANKROLL, DEFAULT_SEATS, SEAT_CHOICES, SEATS
+from trainer.shared.seats import DEFAULT_BANKROLL, DEFAULT_SEATS, SEAT_CHOICES, SEATS, Sitter
 
 
 class PracticeStartForm(forms.Form):
@@ -45,7 +46,7 @@ class PracticeStartForm(forms.Form):
                 label=_("Seat %(seat)s") % {"seat": seat},
                 choices=SEAT_CHOICES,
                 required=False,
-                initial=DEFAULT_SEATS.get(seat, ""),
+                initial=DEFAULT_SEATS.get(seat, Sitter.EMPTY),
             )
         if stacked_shoes:  # tests and demos only: see settings.PRACTICE_STACKED_SHOES
             self.fields["shoe"] = forms.CharField(required=False)
@@ -72,20 +73,30 @@ class PracticeStartForm(forms.Form):
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in SEATS]
 
-    def seats(self) -> list[tuple[int, str]]:
-        """(seat, "you" or a bot tier) for every occupied seat."""
+    def seats(self) -> list[tuple[int, Sitter]]:
+        """(seat, you or a bot) for every occupied seat."""
         return [
-            (seat, self.cleaned_data[f"seat_{seat}"])
+            (seat, Sitter(self.cleaned_data[f"seat_{seat}"]))
             for seat in SEATS
             if self.cleaned_data.get(f"seat_{seat}")
         ]
 
 
+class TableOp(StrEnum):
+    """A request the practice table takes."""
+
+    CHIP = "chip"
+    CLEAR = "clear"
+    DEAL = "deal"
+    ACT = "act"
+    TAKE_BACK = "take_back"
+    END = "end"
+
+
 class TableForm(forms.Form):
     """One request at the practice table, made from the table's version ``version``."""
 
-    OPS = ("chip", "clear", "deal", "act", "take_back", "end")
-    op = forms.ChoiceField(choices=[(op, op) for op in OPS])
+    op = forms.TypedChoiceField(choices=[(op, op) for op in TableOp], coerce=TableOp)
     version = forms.IntegerField(min_value=0)
     action = forms.ChoiceField(choices=[(a.value, a.value) for a in Action], required=False)
     chip = forms.IntegerField(min_value=1, required=False)
@@ -107,9 +118,9 @@ class TableForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("op") == "act" and not data.get("action"):
+        if data.get("op") is TableOp.ACT and not data.get("action"):
             raise forms.ValidationError(_("Choose an action."))
-        if data.get("op") == "chip" and not data.get("chip"):
+        if data.get("op") is TableOp.CHIP and not data.get("chip"):
             raise forms.ValidationError(_("Choose a chip."))
         return data
 

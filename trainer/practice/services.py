@@ -26,6 +26,7 @@ from trainer.models import PracticeSession
 from trainer.practice.table import PracticeTable, TableSnapshot, changing
 from trainer.shared.owners import Owner
 from trainer.shared.refusals import refusal
+from trainer.shared.seats import Sitter
 from trainer.shared.unit_of_work import NotFound, Refused
 
 BANKROLLS: tuple[int, ...] = (500, 1000, 5000)
@@ -38,7 +39,7 @@ class SeatChoice:
     """Who sits where at the start: the player, or a bot of a tier."""
 
     seat: int
-    tier: str  # "you" for the player
+    sitter: Sitter
 
 
 def practice_start(
@@ -56,10 +57,14 @@ def practice_start(
     ``shoe`` is for tests and demos only (a stacked shoe); by default the shoe is shuffled
     with the system CSPRNG.
     """
-    players = [choice.seat for choice in seats if choice.tier == "you"]
+    players = [choice.seat for choice in seats if choice.sitter is Sitter.YOU]
     if len(players) != 1:
         raise Refused(_("Choose exactly one seat for yourself."))
-    bots = [BotSeat(choice.seat, choice.tier) for choice in seats if choice.tier != "you"]
+    bots = [
+        BotSeat(choice.seat, choice.sitter.tier)
+        for choice in seats
+        if choice.sitter.tier is not None
+    ]
     try:
         table = Table.new(rules, player_seat=players[0], bots=bots, bankroll=bankroll, shoe=shoe)
     except IllegalActionError as error:

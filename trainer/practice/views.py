@@ -18,6 +18,7 @@ from trainer.practice import selectors, services
 from trainer.practice.forms import (
     PracticeStartForm,
     TableForm,
+    TableOp,
     TableOptionsForm,
 )
 from trainer.practice.pages import TableView
@@ -121,7 +122,7 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             except Refused as refused:
                 error, shown = str(refused), refused.shown
             else:
-                if form.cleaned_data["op"] == "end":
+                if form.cleaned_data["op"] is TableOp.END:
                     summary = reverse("trainer:practice-summary", args=[session_id])
                     return (
                         HttpResponseClientRedirect(summary) if request.htmx else redirect(summary)
@@ -146,25 +147,22 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 def _table_request(owner: Owner, session_id: int, form: TableForm) -> TableSnapshot:
     data = form.cleaned_data
-    version = data["version"]
-    op = data["op"]
-    if op in ("chip", "clear"):
-        chip = data["chip"] if op == "chip" else None
-        return services.practice_chip(
-            owner=owner, session_id=session_id, version=version, chip=chip
-        )
-    if op == "deal":
-        pair, behind = form.side_bets()
-        return services.practice_deal(
-            owner=owner, session_id=session_id, version=version, pair=pair, behind=behind
-        )
-    if op == "act":
-        return services.practice_act(
-            owner=owner, session_id=session_id, version=version, action=data["action"]
-        )
-    if op == "take_back":
-        return services.practice_take_back(owner=owner, session_id=session_id, version=version)
-    return services.practice_end(owner=owner, session_id=session_id, version=version)
+    table = {"owner": owner, "session_id": session_id, "version": data["version"]}
+    match data["op"]:
+        case TableOp.CHIP:
+            return services.practice_chip(**table, chip=data["chip"])
+        case TableOp.CLEAR:
+            return services.practice_chip(**table, chip=None)
+        case TableOp.DEAL:
+            pair, behind = form.side_bets()
+            return services.practice_deal(**table, pair=pair, behind=behind)
+        case TableOp.ACT:
+            return services.practice_act(**table, action=data["action"])
+        case TableOp.TAKE_BACK:
+            return services.practice_take_back(**table)
+        case TableOp.END:
+            return services.practice_end(**table)
+    raise AssertionError(f"no such request: {data['op']!r}")  # the form allows no other
 
 
 @require_POST

@@ -27,7 +27,7 @@ from engine.live_public import NoticeKind
 from engine.live_table import LiveTable
 from engine.shoe import Shoe
 from tests.trainer.conftest import Together
-from trainer.live.services import LiveOrder, apply_deadlines, live_request, open_table
+from trainer.live.services import LiveOp, LiveOrder, apply_deadlines, live_request, open_table
 from trainer.live.table import LiveSnapshot
 from trainer.models import Bet, SharedTable
 from trainer.shared.owners import Owner
@@ -49,7 +49,7 @@ def setting(now: datetime) -> tuple[Owner, Owner, int]:
         user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=now, shoe=Shoe.stacked(STAND_WINS)
     )
     anns, bobs = Owner(ann.pk, ""), Owner(bob.pk, "")
-    live_request(owner=bobs, table_id=row.pk, order=LiveOrder("join", 0, amount=500), now=now)
+    live_request(owner=bobs, table_id=row.pk, order=LiveOrder(LiveOp.JOIN, 0, amount=500), now=now)
     return anns, bobs, row.pk
 
 
@@ -72,14 +72,14 @@ def test_a_seat_bet_and_a_bet_behind_it_at_the_same_instant(together: Together) 
                     owner=ann,
                     table_id=table_id,
                     now=now,
-                    order=LiveOrder("bet", 0, seat=3, amount=20),
+                    order=LiveOrder(LiveOp.BET, 0, seat=3, amount=20),
                 ),
                 partial(
                     live_request,
                     owner=bob,
                     table_id=table_id,
                     now=now,
-                    order=LiveOrder("behind", 0, seat=3, amount=30),
+                    order=LiveOrder(LiveOp.BEHIND, 0, seat=3, amount=30),
                 ),
             ]  # fmt: skip
         )
@@ -103,9 +103,9 @@ def test_a_double_click_on_stand_is_applied_once(together: Together) -> None:
     for _ in range(TRIES):
         now = datetime.now(tz=UTC)
         ann, _bob, table_id = setting(now)
-        order = LiveOrder("bet", 0, seat=3, amount=20)
+        order = LiveOrder(LiveOp.BET, 0, seat=3, amount=20)
         shown = live_request(owner=ann, table_id=table_id, order=order, now=now)
-        stand = LiveOrder("act", shown.row.version, action="stand")
+        stand = LiveOrder(LiveOp.ACT, shown.row.version, action="stand")
         outcomes = together(
             [partial(live_request, owner=ann, table_id=table_id, order=stand, now=now)] * 2
         )
@@ -127,10 +127,10 @@ def test_a_deadline_found_passed_by_many_requests_is_applied_once(together: Toge
     for _ in range(TRIES):
         now = datetime.now(tz=UTC)
         ann, _bob, table_id = setting(now)
-        order = LiveOrder("bet", 0, seat=3, amount=20)
+        order = LiveOrder(LiveOp.BET, 0, seat=3, amount=20)
         shown = live_request(owner=ann, table_id=table_id, order=order, now=now)
         late = now + timedelta(seconds=11)
-        stand = LiveOrder("act", shown.row.version, action="stand")
+        stand = LiveOrder(LiveOp.ACT, shown.row.version, action="stand")
         polls = [partial(apply_deadlines, table_id, late)] * 5
         outcomes = together(
             [*polls, partial(live_request, owner=ann, table_id=table_id, order=stand, now=late)]
@@ -165,12 +165,12 @@ def test_a_deadline_passing_while_a_stand_is_in_flight(together: Together) -> No
             shoe=Shoe.stacked(TEN_AGAINST_NINE),
         )  # fmt: skip
         anns = Owner(ann.pk, "")
-        order = LiveOrder("bet", 0, seat=3, amount=20)
+        order = LiveOrder(LiveOp.BET, 0, seat=3, amount=20)
         shown = live_request(owner=anns, table_id=row.pk, order=order, now=now)
         deadline = datetime.fromtimestamp(shown.table.deadline, tz=UTC)
         in_time = deadline - timedelta(milliseconds=50)
         late = deadline + timedelta(milliseconds=50)
-        stand = LiveOrder("act", shown.row.version, action="stand")
+        stand = LiveOrder(LiveOp.ACT, shown.row.version, action="stand")
         polls = [partial(apply_deadlines, row.pk, late)] * 5
         outcomes = together(
             [partial(live_request, owner=anns, table_id=row.pk, order=stand, now=in_time),

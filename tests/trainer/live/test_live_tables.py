@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from engine.bots import BOTS
+from engine.bots import BOTS, Tier
 from engine.cards import CARDS
 from engine.live_table import LiveTable
 from engine.shoe import Shoe
@@ -359,7 +359,7 @@ def test_a_round_that_fails_is_voided_and_every_bet_refunded(
     def broken(view: object) -> str:
         raise RuntimeError("the bot's strategy failed")
 
-    monkeypatch.setitem(BOTS, "hard", broken)
+    monkeypatch.setitem(BOTS, Tier.HARD, broken)
     ann, anns = account("ann")
     bob, bobs = account("bob")
     row = open_table(ann, clock, seats=[3], bots=[BotSeat(1, "hard")])

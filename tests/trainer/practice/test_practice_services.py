@@ -26,7 +26,7 @@ from engine.events import Event
 from engine.round_codec import history_from_json, history_to_json
 from engine.rules import EUROPEAN
 from engine.shoe import Shoe
-from engine.table import PLAYER, TIERS, Table
+from engine.table import PLAYER, Table
 from engine.values import Action
 from trainer.models import Drill, PracticeRound, PracticeSession
 from trainer.practice.selectors import session_totals
@@ -44,6 +44,7 @@ from trainer.practice.services import (
 )
 from trainer.practice.table import CHIPS, TableSnapshot
 from trainer.shared.owners import Owner
+from trainer.shared.seats import Sitter
 from trainer.shared.unit_of_work import Moved, Refused
 
 LEDGER = settings(
@@ -75,7 +76,7 @@ def alone(owner: Owner, shoe: str, *, bankroll: int = 1000, coach: bool = False)
         owner=owner,
         rules=EUROPEAN,
         bankroll=bankroll,
-        seats=[SeatChoice(1, "you")],
+        seats=[SeatChoice(1, Sitter.YOU)],
         coach=coach,
         shoe=Shoe.stacked(shoe),
     )
@@ -151,15 +152,15 @@ def check_ledger(session_id: int, applied: int) -> tuple[PracticeSession, Table]
     data=st.data(),
     seed=st.integers(0, 2**32 - 1),
     bankroll=st.sampled_from(BANKROLLS),
-    bots=st.lists(st.sampled_from(TIERS), max_size=2),
+    bots=st.lists(st.sampled_from([Sitter.EASY, Sitter.NORMAL, Sitter.HARD]), max_size=2),
     coach=st.booleans(),
     rounds=st.integers(1, 4),
 )
 def test_the_chip_ledger_reconciles_after_every_round(
-    data: st.DataObject, seed: int, bankroll: int, bots: list[str], coach: bool, rounds: int
+    data: st.DataObject, seed: int, bankroll: int, bots: list[Sitter], coach: bool, rounds: int
 ) -> None:
     owner = guest()
-    seats = ["you", *bots]
+    seats = [Sitter.YOU, *bots]
     data.draw(st.randoms(use_true_random=False)).shuffle(seats)
     session_id = practice_start(
         owner=owner,
@@ -401,7 +402,7 @@ def test_a_new_table_racing_a_deal_leaves_one_table_open(together: Together) -> 
                     owner=owner,
                     rules=EUROPEAN,
                     bankroll=1000,
-                    seats=[SeatChoice(1, "you")],
+                    seats=[SeatChoice(1, Sitter.YOU)],
                 ),
             ]
         )
@@ -421,7 +422,11 @@ def test_fifty_new_tables_at_once_leave_one_table_open(together: Together) -> No
     owner = guest()
     alone(owner, TWO_ROUNDS)
     start = partial(
-        practice_start, owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, "you")]
+        practice_start,
+        owner=owner,
+        rules=EUROPEAN,
+        bankroll=1000,
+        seats=[SeatChoice(1, Sitter.YOU)],
     )
     outcomes = together([start] * 50)
     assert unexpected(outcomes) == []
@@ -436,14 +441,13 @@ def test_fifty_new_tables_at_once_leave_one_table_open(together: Together) -> No
 @pytest.mark.parametrize(
     ("seats", "bankroll", "reason"),
     [
-        ([SeatChoice(1, "easy")], 1000, "exactly one seat"),
-        ([SeatChoice(1, "you"), SeatChoice(2, "you")], 1000, "exactly one seat"),
-        ([SeatChoice(8, "you")], 1000, "Seats are numbered 1 to 7"),
-        ([SeatChoice(1, "you"), SeatChoice(1, "hard")], 1000, "cannot share a seat"),
-        ([SeatChoice(1, "you"), SeatChoice(2, "expert")], 1000, "No bot tier"),
-        ([SeatChoice(1, "you")], 5, "at least 10 chips"),
+        ([SeatChoice(1, Sitter.EASY)], 1000, "exactly one seat"),
+        ([SeatChoice(1, Sitter.YOU), SeatChoice(2, Sitter.YOU)], 1000, "exactly one seat"),
+        ([SeatChoice(8, Sitter.YOU)], 1000, "Seats are numbered 1 to 7"),
+        ([SeatChoice(1, Sitter.YOU), SeatChoice(1, Sitter.HARD)], 1000, "cannot share a seat"),
+        ([SeatChoice(1, Sitter.YOU)], 5, "at least 10 chips"),
     ],
-    ids=["no-you", "two-you", "seat-8", "shared-seat", "unknown-tier", "tiny-bankroll"],
+    ids=["no-you", "two-you", "seat-8", "shared-seat", "tiny-bankroll"],
 )
 def test_a_refused_start_leaves_the_open_table_open(
     seats: list[SeatChoice], bankroll: int, reason: str
@@ -468,12 +472,14 @@ def test_a_new_table_is_refused_while_the_open_one_has_a_round_in_play() -> None
     practice_deal(owner=owner, session_id=old_id, version=0)
     before = fresh(old_id).state
     with pytest.raises(Refused, match="Finish the round"):
-        practice_start(owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, "you")])
+        practice_start(
+            owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, Sitter.YOU)]
+        )
     assert fresh(old_id).state == before and fresh(old_id).ended_at is None
     assert PracticeSession.objects.count() == 1
 
     practice_act(owner=owner, session_id=old_id, version=1, action="stand")
-    practice_start(owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, "you")])
+    practice_start(owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, Sitter.YOU)])
     old = fresh(old_id)
     assert old.ended_at is not None
     assert old.version == 3  # ending it is a change too: a tab still showing it is stale

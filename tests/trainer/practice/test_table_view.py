@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bots import BOTS
+from engine.bots import BOTS, Tier
 from engine.cards import card_code
 from engine.rules import DELUXE, EUROPEAN
 from engine.shoe import Shoe
@@ -36,7 +36,7 @@ def page(table: PublicTable) -> tuple[TableView, str]:
     session = PracticeSession(
         pk=1, version=1, bankroll=1000, balance=int(balance), next_bet=10, hints=True
     )
-    hint = BOTS["normal"] if table.decision is not None else None
+    hint = BOTS[Tier.NORMAL] if table.decision is not None else None
     shown = TableOnShow(session=session, table=table, rounds_dealt=1, held=None, hint_bot=hint)
     view = TableView.of(shown, seen=0)
     return view, render_to_string(

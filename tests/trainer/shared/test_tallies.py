@@ -50,6 +50,7 @@ from trainer.practice.services import (
 )
 from trainer.shared import tallies
 from trainer.shared.owners import Owner
+from trainer.shared.seats import Sitter
 from trainer.shared.unit_of_work import Refused
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +141,7 @@ def play_a_round(owner: Owner, rng: random.Random, *, coach: bool) -> None:
     cards = list(CARDS) * 2
     rng.shuffle(cards)
     session = practice_start(
-        owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, "you")],
+        owner=owner, rules=EUROPEAN, bankroll=1000, seats=[SeatChoice(1, Sitter.YOU)],
         coach=coach, shoe=Shoe.stacked(cards),
     )  # fmt: skip
     practice_chip(owner=owner, session_id=session.pk, version=session.version, chip=10)
