@@ -91,6 +91,7 @@ __all__ = [
     "StakeSettled",
     "StateError",
     "Surrender",
+    "Tier",
     "Turn",
     "card_code",
     "chart_bot",

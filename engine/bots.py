@@ -13,7 +13,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from functools import lru_cache
 
-from engine.chart_vocabulary import UP_CARDS, Chart, fallbacks
+from engine.chart_vocabulary import UP_CARDS, Chart, RowKind, RowLabel, fallbacks
 from engine.rules import Rules
 from engine.strategy import strategy_for
 from engine.values import Action
@@ -130,26 +130,26 @@ class _Table:
         def actions(code: str, row_if_not_split: tuple[Action, ...]) -> tuple[Action, ...]:
             return fallbacks(code, double_after_split=double_after_split, unsplit=row_if_not_split)
 
-        rows: dict[str, list[list[tuple[Action, ...]]]] = {
-            kind: [[_HIT] * 12 for _ in range(32)] for kind in ("hard", "soft", "pair")
+        rows: dict[RowKind, list[list[tuple[Action, ...]]]] = {
+            kind: [[_HIT] * 12 for _ in range(32)] for kind in RowKind
         }
-        for label, row in chart.items():
-            kind, _, value = label.partition(" ")
-            if kind in ("hard", "soft"):
+        for name, row in chart.items():
+            label = RowLabel.of(name)
+            if label.kind is not RowKind.PAIR:
                 for up, code in row.items():
-                    rows[kind][int(value)][_UP_POINTS[up]] = actions(code, _HIT)
-        for label, row in chart.items():
-            kind, _, value = label.partition(" ")
-            if kind != "pair":
+                    rows[label.kind][label.points][_UP_POINTS[up]] = actions(code, _HIT)
+        for name, row in chart.items():
+            label = RowLabel.of(name)
+            if label.kind is not RowKind.PAIR:
                 continue
-            points = 1 if value == "A" else int(value)
+            points = label.points
             for up, code in row.items():
                 up_points = _UP_POINTS[up]
                 # Unsplittable, the pair plays as its total: A,A as soft 12 (a hit).
-                as_total = _HIT if points == 1 else rows["hard"][2 * points][up_points]
-                rows["pair"][points][up_points] = actions(code, as_total)
+                as_total = _HIT if points == 1 else rows[RowKind.HARD][2 * points][up_points]
+                rows[RowKind.PAIR][points][up_points] = actions(code, as_total)
         self.hard, self.soft, self.pairs = (
-            tuple(tuple(cells) for cells in rows[kind]) for kind in ("hard", "soft", "pair")
+            tuple(tuple(cells) for cells in rows[kind]) for kind in RowKind
         )
 
 

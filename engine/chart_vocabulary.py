@@ -17,6 +17,8 @@ The analysis counts ranks by index: 0 is the ace, 1 the two, … 9 every ten-val
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.cards import RANKS
 from engine.errors import EngineError
@@ -28,6 +30,8 @@ __all__ = [
     "ROWS",
     "UP_CARDS",
     "Chart",
+    "RowKind",
+    "RowLabel",
     "fallbacks",
     "rank_index",
     "resolve",
@@ -46,6 +50,40 @@ ROWS: tuple[str, ...] = (
     *(f"soft {total}" for total in range(13, 22)),
     *(f"pair {rank}" for rank in (*range(2, 11), "A")),
 )
+
+
+class RowKind(StrEnum):
+    """A chart row's kind of hand."""
+
+    HARD = "hard"
+    SOFT = "soft"
+    PAIR = "pair"
+
+
+@dataclass(frozen=True, slots=True)
+class RowLabel:
+    """A chart row's label read: its kind, and its total (a pair's: its rank, "A" for aces).
+
+    >>> RowLabel.of("pair A"), str(RowLabel.of("soft 18"))
+    (RowLabel(kind=<RowKind.PAIR: 'pair'>, value='A'), 'soft 18')
+    """
+
+    kind: RowKind
+    value: str
+
+    @classmethod
+    def of(cls, label: str) -> RowLabel:
+        kind, _, value = label.partition(" ")
+        return cls(RowKind(kind), value)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value}"
+
+    @property
+    def points(self) -> int:
+        """A hard or soft row's total; a pair's card points (an ace's: 1)."""
+        return 1 if self.value == "A" else int(self.value)
+
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = (
     Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER,

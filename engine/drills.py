@@ -21,7 +21,7 @@ from functools import cached_property
 
 from engine.bots import hard_bot
 from engine.cards import CARDS, SUITS, Card
-from engine.chart_vocabulary import ROWS, up_column
+from engine.chart_vocabulary import ROWS, RowKind, RowLabel, up_column
 from engine.grading import Grade, chart_cell, grade_decision
 from engine.round import Phase, Round
 from engine.rules import Rules
@@ -73,13 +73,13 @@ class Situation:
         >>> Situation.for_cell(EUROPEAN, "soft 18", "9", random.Random(1)).row
         'soft 18'
         """
-        kind, _, value = row.partition(" ")
-        if kind == "pair":
-            ranks = ["A", "A"] if value == "A" else [_rank_of(int(value), rng)] * 2
-        elif kind == "soft":
-            ranks = ["A", _rank_of(int(value) - 11, rng)]
+        label = RowLabel.of(row)
+        if label.kind is RowKind.PAIR:
+            ranks = ["A", "A"] if label.value == "A" else [_rank_of(label.points, rng)] * 2
+        elif label.kind is RowKind.SOFT:
+            ranks = ["A", _rank_of(label.points - 11, rng)]
         else:
-            total = int(value)
+            total = label.points
             pairs = [(a, total - a) for a in range(2, 11) if a < total - a <= 10]
             if not pairs:
                 raise ValueError(f"no two-card hand makes {row}")

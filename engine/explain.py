@@ -23,6 +23,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from engine.bots import hard_bot
+from engine.chart_vocabulary import RowKind, RowLabel
 from engine.drills import Situation
 from engine.rules import AMERICAN, Rules, Surrender
 from engine.strategy import Strategy, chart_differences, strategy_for
@@ -113,7 +114,7 @@ def reason_for(
         return Reason.SURRENDER
     if common_code in _DOUBLES and code not in _DOUBLES and rules.double_on != control.double_on:
         return Reason.DOUBLE_RESTRICTED
-    is_pair_row = row.startswith("pair ")
+    is_pair_row = RowLabel.of(row).kind is RowKind.PAIR
     if is_pair_row and rules.double_after_split != control.double_after_split:
         if rules.double_after_split:
             return Reason.DOUBLE_AFTER_SPLIT

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, resolve
+from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, RowKind, RowLabel, resolve
 from engine.strategy.analysis import ActionEVs, Analysis, chart_code, up_key
 from engine.values import Action
 
@@ -19,12 +19,12 @@ __all__ = ["build_chart", "chart_csv", "chart_text", "deal_probability", "expect
 
 def _two_card_hands(row: str) -> list[tuple[int, int]]:
     """The two-card hands (rank indexes, 0 = ace) that make a chart row."""
-    kind, _, value = row.partition(" ")
-    if kind == "pair":
-        rank = 0 if value == "A" else int(value) - 1
+    label = RowLabel.of(row)
+    if label.kind is RowKind.PAIR:
+        rank = label.points - 1
         return [(rank, rank)]
-    total = int(value)
-    if kind == "soft":
+    total = label.points
+    if label.kind is RowKind.SOFT:
         other = total - 11
         return [(0, other - 1)] if 2 <= other <= 9 else []
     return [(a - 1, total - a - 1) for a in range(2, 11) if a < total - a <= 10]
@@ -32,15 +32,15 @@ def _two_card_hands(row: str) -> list[tuple[int, int]]:
 
 def _three_card_hands(row: str) -> list[tuple[int, ...]]:
     """Rank counts of the three-card hands (no pair rule) that make a hard or soft row."""
-    kind, _, value = row.partition(" ")
-    total = int(value)
+    label = RowLabel.of(row)
+    total = label.points
     found = []
     for a in range(10):
         for b in range(a, 10):
             for c in range(b, 10):
                 hard = a + b + c + 3
                 soft = 0 in (a, b, c) and hard <= 11
-                if (hard + 10 if soft else hard) == total and soft == (kind == "soft"):
+                if (hard + 10 if soft else hard) == total and soft == (label.kind is RowKind.SOFT):
                     counts = [0] * 10
                     for rank in (a, b, c):
                         counts[rank] += 1
@@ -71,14 +71,14 @@ def build_chart(analysis: Analysis) -> dict[str, dict[str, str]]:
     chart = {
         row: {up_key(up): _cell(analysis, row, up, splits) for up in range(10)}
         for row in ROWS
-        if not row.startswith("pair ")
+        if RowLabel.of(row).kind is not RowKind.PAIR
     }
     if splits:
         # The chart's edge plays split hands by these rows: their split EVs are worked out
         # with the best play's, which the pair rows need, and share every table with them.
         analysis.work_out_splits(None, chart)
     for row in ROWS:
-        if row.startswith("pair "):
+        if RowLabel.of(row).kind is RowKind.PAIR:
             chart[row] = {up_key(up): _cell(analysis, row, up, splits) for up in range(10)}
     return chart
 

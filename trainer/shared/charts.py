@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from engine.chart_vocabulary import ROWS, UP_CARDS, Chart
+from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, RowKind, RowLabel
 from engine.drills import DRILLABLE_ROWS
 from engine.rules import Surrender
 from engine.strategy import Strategy, chart_differences
@@ -70,9 +70,9 @@ class ChartView:
     def of(cls, strategy: Strategy, common: Chart) -> ChartView:
         differences = chart_differences(strategy.chart, common)
         differing = {(row, up): theirs for row, up, _, theirs in differences}
-        sections: dict[str, list[ChartRow]] = {"hard": [], "soft": [], "pair": []}
+        sections: dict[RowKind, list[ChartRow]] = {kind: [] for kind in RowKind}
         for row in ROWS:
-            kind, _space, value = row.partition(" ")
+            label = RowLabel.of(row)
             cells = tuple(
                 ChartCell(
                     up=up,
@@ -84,16 +84,16 @@ class ChartView:
                 for up in UP_CARDS
             )
             drill_row = row if row in DRILLABLE_ROWS else ""
-            sections[kind].append(
-                ChartRow(_row_label(kind, value), cells, drill_row, row_title(row))
+            sections[label.kind].append(
+                ChartRow(_row_label(label), cells, drill_row, row_title(row))
             )
         used = {cell.code for rows in sections.values() for row in rows for cell in row.cells}
         edge = strategy.edge_json()
         return cls(
             sections=(
-                ChartSection(_("Hard totals"), tuple(sections["hard"])),
-                ChartSection(_("Soft totals"), tuple(sections["soft"])),
-                ChartSection(_("Pairs"), tuple(sections["pair"])),
+                ChartSection(_("Hard totals"), tuple(sections[RowKind.HARD])),
+                ChartSection(_("Soft totals"), tuple(sections[RowKind.SOFT])),
+                ChartSection(_("Pairs"), tuple(sections[RowKind.PAIR])),
             ),
             up_cards=UP_CARDS,
             legend=tuple((code, *ACTIONS[code]) for code in ACTIONS if code in used),
@@ -109,17 +109,18 @@ class ChartView:
 
 def row_title(row: str) -> str:
     """A row's name in a sentence: "Hard 11", "Soft 18", "8,8"."""
-    kind, _space, value = row.partition(" ")
-    if kind == "pair":
-        return f"{value},{value}"
-    if kind == "soft":
-        return str(_("Soft %(total)s") % {"total": value})
-    return str(_("Hard %(total)s") % {"total": value})
+    label = RowLabel.of(row)
+    if label.kind is RowKind.PAIR:
+        return f"{label.value},{label.value}"
+    if label.kind is RowKind.SOFT:
+        return str(_("Soft %(total)s") % {"total": label.value})
+    return str(_("Hard %(total)s") % {"total": label.value})
 
 
-def _row_label(kind: str, value: str) -> str:
-    if kind == "pair":
-        return f"{value},{value}"
-    if kind == "soft" and value != "21":
-        return f"A,{int(value) - 11}"
-    return value
+def _row_label(label: RowLabel) -> str:
+    """The row's name in the chart's first column: "16", "A,7", "8,8"."""
+    if label.kind is RowKind.PAIR:
+        return f"{label.value},{label.value}"
+    if label.kind is RowKind.SOFT and label.value != "21":
+        return f"A,{label.points - 11}"
+    return label.value
