@@ -248,12 +248,14 @@ class ResponseTally(Tally):
 
 
 class Preferences(models.Model):
-    """An account's drill settings (a guest's live in their session instead)."""
+    """An account's drill settings and account-wide preferences (a guest's live in their
+    session instead): `trainer.shared.preferences`."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     rules_name = models.CharField(max_length=60, default="european")
-    #: Rule fields changed from the preset, as typed ("decks=2, dealer_hits_soft_17=true").
-    custom_rules = models.CharField(max_length=400, blank=True)
+    #: Rule fields changed from the preset and their values, as the engine reads them
+    #: (``{"decks": "2", "dealer_hits_soft_17": "true"}``).
+    rule_changes = models.JSONField(default=dict, blank=True)
     mode = models.CharField(max_length=8, default="all")
     #: The "one row or cell" mode: the chart row, and the up card ("" for the whole row).
     focus_row = models.CharField(max_length=12, blank=True)

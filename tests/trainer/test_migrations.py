@@ -93,3 +93,42 @@ def test_the_account_answers_index_applies_and_reverts_over_answers() -> None:
     executor.migrate(before)
     assert "drill_account_answers" not in indexes()
     MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rule_changes_typed_as_text_become_the_engines_fields_and_back() -> None:
+    """Each account's changes as typed become fields and values (the malformed parts of
+    the text, which no form ever stored, are dropped); going back writes them out again."""
+    from django.contrib.auth import get_user_model
+
+    before = [("trainer", "0014_count_tallies")]
+    after = [("trainer", "0015_preferences_rule_changes")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps.get_model("trainer", "Preferences")
+    users = get_user_model().objects
+    typed = old.objects.create(
+        user_id=users.create_user("ann").pk, custom_rules="decks=2; dealer_hits_soft_17 = true"
+    )
+    plain = old.objects.create(user_id=users.create_user("bob").pk, custom_rules="")
+    odd = old.objects.create(
+        user_id=users.create_user("cy").pk, custom_rules="decks, =3, surrender=late"
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps.get_model("trainer", "Preferences")
+    assert new.objects.get(pk=typed.pk).rule_changes == {
+        "decks": "2",
+        "dealer_hits_soft_17": "true",
+    }
+    assert new.objects.get(pk=plain.pk).rule_changes == {}
+    assert new.objects.get(pk=odd.pk).rule_changes == {"surrender": "late"}
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    back = executor.loader.project_state(before).apps.get_model("trainer", "Preferences")
+    assert back.objects.get(pk=typed.pk).custom_rules == "decks=2, dealer_hits_soft_17=true"
+    assert back.objects.get(pk=plain.pk).custom_rules == ""
+
+    MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())

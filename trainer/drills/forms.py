@@ -20,7 +20,7 @@ from trainer.shared.preferences import (
     DrillMode,
     DrillSettings,
 )
-from trainer.shared.rule_changes import custom_rules_of
+from trainer.shared.rule_changes import RuleChanges, custom_rules_of
 from trainer.shared.rules_words import PRESET_NAMES
 
 ANSWERS = [Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER]
@@ -118,10 +118,12 @@ class SettingsForm(forms.Form):
     @classmethod
     def of(cls, settings: DrillSettings, preferences: AccountPreferences) -> SettingsForm:
         """The form showing what the player has chosen."""
-        return cls(initial={**asdict(settings), **asdict(preferences)})
+        return cls(initial={**settings.form_fields(), **asdict(preferences)})
 
     def chosen(self) -> tuple[DrillSettings, AccountPreferences]:
         """The settings and preferences the valid form gives."""
         data = dict(self.cleaned_data)
         preferences = AccountPreferences(letter_keys=data.pop("letter_keys"))
-        return DrillSettings(**{**data, "mode": DrillMode(data["mode"])}), preferences
+        data["rule_changes"] = RuleChanges.parse(data.pop("custom_rules"))  # checked in `clean`
+        data["mode"] = DrillMode(data["mode"])
+        return DrillSettings(**data), preferences

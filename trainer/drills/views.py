@@ -29,7 +29,7 @@ from trainer.shared.preferences import (
     choices_of,
     choices_save,
 )
-from trainer.shared.rule_changes import rule_fields
+from trainer.shared.rule_changes import RuleChanges, rule_fields
 from trainer.shared.rules_words import RulesWords
 
 
@@ -216,8 +216,8 @@ def drill_focus(request: HttpRequest) -> HttpResponse:
     chosen, preferences = choices_of(request)
     rules_name = request.GET.get("rules", "")
     if rules_name in PRESETS and rules_name != chosen.rules_name:
-        chosen = replace(chosen, rules_name=rules_name, custom_rules="")
+        chosen = replace(chosen, rules_name=rules_name, rule_changes=RuleChanges())
     focused = replace(chosen, mode=DrillMode.FOCUS, focus_row=row, focus_up=up)
-    settings = {**asdict(focused), **asdict(preferences)}
+    settings = {**focused.form_fields(), **asdict(preferences)}
     context = {"row": row_title(row), "up": up, "settings": settings}
     return render(request, "trainer/drills/drill_focus.html", context)

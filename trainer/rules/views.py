@@ -25,6 +25,7 @@ from trainer.shared import analyses
 from trainer.shared.charts import ChartView
 from trainer.shared.htmx import HtmxHttpRequest
 from trainer.shared.preferences import choices_of, settings_of
+from trainer.shared.rule_changes import RuleChanges
 from trainer.shared.rules_words import RulesWords
 from trainer.shared.seats import DEFAULT_BANKROLL, DEFAULT_SEATS
 
@@ -111,9 +112,9 @@ def rules_lab(request: HtmxHttpRequest) -> HttpResponse:
     if lab.strategy is not None:
         context["chart"] = ChartView.of(lab.strategy, lab.base_strategy.chart)
         drill_settings, preferences = choices_of(request)
-        changes = ", ".join(f"{field}={code}" for field, code in overrides.items())
+        changes = RuleChanges(tuple(overrides.items())).text
         context["drill_fields"] = {
-            **asdict(drill_settings),
+            **drill_settings.form_fields(),
             **asdict(preferences),
             "rules_name": name,
             "custom_rules": changes,

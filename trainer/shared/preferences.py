@@ -23,9 +23,9 @@ from django.utils.translation import gettext
 from engine.chart_vocabulary import ROWS, UP_CARDS
 from engine.drills import DRILLABLE_ROWS
 from engine.rule_ranges import RulesError
-from engine.rules import EUROPEAN, PRESETS, Rules, preset
+from engine.rules import EUROPEAN, PRESETS, Rules
 from trainer.models import Preferences
-from trainer.shared.rule_changes import OverridesError, parse_overrides, rules_error_text
+from trainer.shared.rule_changes import RuleChanges, rules_error_text
 
 #: Where a guest's choices are kept in their session (one dict, every field of both).
 SESSION_KEY = "drill_preferences"
@@ -61,7 +61,7 @@ class DrillSettings:
     """What the drill deals, and under which rules."""
 
     rules_name: str = "european"
-    custom_rules: str = ""
+    rule_changes: RuleChanges = RuleChanges()
     mode: DrillMode = DrillMode.ALL
     #: The "one row or cell" mode's row ("hard 16") and up card ("10"; "" for any).
     focus_row: str = ""
@@ -77,21 +77,31 @@ class DrillSettings:
 
     def rules(self) -> Rules:
         """The preset, with the player's own changes to it."""
-        return preset(self.rules_name).with_overrides(parse_overrides(self.custom_rules))
+        return self.rule_changes.applied_to(self.rules_name)
 
     def rules_in_force(self) -> tuple[Rules, str | None]:
         """The rules to deal, and a notice when stored rules no longer hold (after an
         engine change): then the preset alone, or the European game for an unknown preset."""
         try:
             return self.rules(), None
-        except (RulesError, OverridesError) as error:
-            reason = rules_error_text(error) if isinstance(error, RulesError) else str(error)
+        except RulesError as error:
+            reason = rules_error_text(error)
             fallback = PRESETS.get(self.rules_name, EUROPEAN)
         notice = gettext(
             "Your saved rules no longer work (%(reason)s), so these hands follow the "
             "%(preset)s rules. Change them in the settings below."
         ) % {"reason": reason, "preset": fallback.name}
         return fallback, notice
+
+    def stored(self) -> dict[str, Any]:
+        """As kept: the fields of `Preferences`, JSON values."""
+        return {**asdict(self), "rule_changes": self.rule_changes.to_json()}
+
+    def form_fields(self) -> dict[str, Any]:
+        """As the drill settings form sends them, the changes written out."""
+        fields = {**asdict(self), "custom_rules": self.rule_changes.text}
+        del fields["rule_changes"]
+        return fields
 
 
 def choices_of(request: HttpRequest) -> tuple[DrillSettings, AccountPreferences]:
@@ -115,7 +125,7 @@ def choices_save(
     request: HttpRequest, settings: DrillSettings, preferences: AccountPreferences
 ) -> None:
     """Keep both, in one write."""
-    chosen = {**asdict(settings), **asdict(preferences)}
+    chosen = {**settings.stored(), **asdict(preferences)}
     if request.user.is_authenticated:
         Preferences.objects.update_or_create(user_id=request.user.pk, defaults=chosen)
     else:
@@ -127,7 +137,8 @@ def adopt_guest_choices(session: SessionBase, user_id: int) -> None:
     the drill reads them, so that a session of an older shape never stops a log-in."""
     stored = session.pop(SESSION_KEY, None)
     if stored and not Preferences.objects.filter(user_id=user_id).exists():
-        chosen = {**asdict(settings_from_stored(stored)), **asdict(preferences_from_stored(stored))}
+        settings, preferences = settings_from_stored(stored), preferences_from_stored(stored)
+        chosen = {**settings.stored(), **asdict(preferences)}
         Preferences.objects.create(user_id=user_id, **chosen)
 
 
@@ -142,6 +153,7 @@ def settings_from_stored(data: object) -> DrillSettings:
         for field in fields(DrillSettings)
         if isinstance(data.get(field.name), _stored_type(getattr(defaults, field.name)))
     }
+    kept["rule_changes"] = RuleChanges.stored(data.get("rule_changes"))
     if "mode" in kept:
         if kept["mode"] in DrillMode:
             kept["mode"] = DrillMode(kept["mode"])

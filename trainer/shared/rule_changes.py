@@ -135,11 +135,46 @@ def parse_overrides(text: str) -> dict[str, str]:
     return overrides
 
 
+@dataclass(frozen=True)
+class RuleChanges:
+    """A player's changes to a preset: engine rule fields (`engine.rules.Rules`) and their
+    values as `Rules.with_overrides` reads them, kept as such (a JSON object when stored)
+    and written as text only where the player types or reads them."""
+
+    changes: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> RuleChanges:
+        """The changes typed as ``decks=2, dealer_hits_soft_17=true``; an `OverridesError`
+        in the player's language if they cannot be read."""
+        return cls(tuple(parse_overrides(text).items()))
+
+    @classmethod
+    def stored(cls, data: object) -> RuleChanges:
+        """The changes a stored JSON object holds (what is not a field and its value as
+        text is passed over: the rules are checked when used, with a notice)."""
+        if not isinstance(data, dict):
+            return cls()
+        return cls(tuple((f, v) for f, v in data.items() if isinstance(v, str)))
+
+    def to_json(self) -> dict[str, str]:
+        return dict(self.changes)
+
+    @property
+    def text(self) -> str:
+        """As a player writes them: ``decks=2, dealer_hits_soft_17=true``."""
+        return ", ".join(f"{field}={value}" for field, value in self.changes)
+
+    def applied_to(self, name: str) -> Rules:
+        """The preset ``name`` with these changes (a `RulesError` if they are no game)."""
+        return preset(name).with_overrides(dict(self.changes))
+
+
 def custom_rules_of(name: str, custom: str) -> Rules:
     """The preset ``name`` with the player's changes ``custom`` (``"decks=2, …"``), or a
     `forms.ValidationError` saying in the player's language why they are no game."""
     try:
-        return preset(name).with_overrides(parse_overrides(custom))
+        return RuleChanges.parse(custom).applied_to(name)
     except RulesError as error:
         raise forms.ValidationError(rules_error_text(error)) from None
     except OverridesError as error:

@@ -264,14 +264,14 @@ def keep_in_session(client: Client, stored: object) -> None:
 @pytest.mark.parametrize(
     ("stored", "dealt_under"),
     [
-        ({"rules_name": "european", "custom_rules": "decks=100000"}, "european"),
-        ({"rules_name": "american", "custom_rules": "original_bets_only=maybe"}, "american"),
-        ({"rules_name": "deluxe", "custom_rules": "decks=2, decks=3"}, "deluxe"),
+        ({"rules_name": "european", "rule_changes": {"decks": "100000"}}, "european"),
+        ({"rules_name": "american", "rule_changes": {"original_bets_only": "maybe"}}, "american"),
+        ({"rules_name": "deluxe", "rule_changes": {"colour": "blue"}}, "deluxe"),
         ({"rules_name": "vegas"}, "european"),
     ],
 )
 def test_a_guests_stored_rules_that_no_longer_hold_fall_back_to_the_preset(
-    client: Client, stored: dict[str, str], dealt_under: str
+    client: Client, stored: dict[str, object], dealt_under: str
 ) -> None:
     keep_in_session(client, {"mode": "all", "auto_advance": False, **stored})
     response = client.get(DRILL)
@@ -303,7 +303,7 @@ def test_an_accounts_stored_rules_that_no_longer_hold_fall_back_to_the_preset(
     client: Client,
 ) -> None:
     user = get_user_model().objects.create_user("cy", password="a-long-pass-phrase-7")
-    Preferences.objects.create(user=user, rules_name="deluxe", custom_rules="decks=100000")
+    Preferences.objects.create(user=user, rules_name="deluxe", rule_changes={"decks": "100000"})
     client.force_login(user)
     response = client.get(DRILL)
     assertContains(response, "Your saved rules no longer work")
@@ -374,3 +374,20 @@ def test_an_htmx_answer_to_a_stale_drill_swaps_in_the_whole_new_hand(client: Cli
     assertContains(response, '<section id="drill"')
     assertContains(response, f'name="drill" value="{new.pk}"')
     assertContains(response, "dealt under rules that no longer hold")
+
+
+def test_rule_changes_are_kept_as_the_engines_fields_for_an_account_and_a_guest(
+    client: Client,
+) -> None:
+    changes = "decks=2, dealer_hits_soft_17=true"
+    fields = {"decks": "2", "dealer_hits_soft_17": "true"}
+    choose_rules = {"rules_name": "european", "mode": "all", "custom_rules": changes}
+    assert client.post(SETTINGS, choose_rules).status_code == 302
+    assert client.session["drill_preferences"]["rule_changes"] == fields
+    user = get_user_model().objects.create_user("kim")
+    account = Client()
+    account.force_login(user)
+    assert account.post(SETTINGS, choose_rules).status_code == 302
+    assert Preferences.objects.get(user=user).rule_changes == fields
+    # Read back as they were typed, for the player to change.
+    assertContains(account.get(DRILL), f'value="{changes}"')
