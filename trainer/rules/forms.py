@@ -23,7 +23,7 @@ from trainer.shared.rule_changes import rules_error_text
 from trainer.shared.rules_words import PRESET_NAMES, value_text
 
 #: Each control's label, in the order the form shows them: a control for each field of
-#: `trainer.shared.preferences.PLAYER_FIELDS` (those that change the strategy).
+#: `trainer.shared.rule_changes.PLAYER_FIELDS` (those that change the strategy).
 FIELD_LABELS: dict[str, Promise] = {
     "decks": _("Decks"),
     "dealer_hits_soft_17": _("Soft 17"),
