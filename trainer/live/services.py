@@ -1,5 +1,6 @@
-"""Live tables as aggregates: a `SharedTable` row and the engine's `LiveTable`, loaded
-once and saved once, like a practice table (`trainer.practice.table`).
+"""The live tables' writes: opening a table, applying passed deadlines, and each person's
+request, every change through `trainer.shared.unit_of_work` on the table's aggregate
+(`trainer.live.table`).
 
 Several people change one table, so every change locks its row (``select_for_update``):
 racing requests take turns, each reading what the one before wrote. The engine reads no
@@ -20,7 +21,6 @@ person has cashed out the table closes.
 
 from __future__ import annotations
 
-import logging
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,8 +41,6 @@ from trainer.shared import unit_of_work
 from trainer.shared.owners import Owner
 from trainer.shared.refusals import refusal
 from trainer.shared.unit_of_work import Moved, Refused
-
-logger = logging.getLogger(__name__)
 
 #: The chips a person may bring to a table (as a practice table's bankroll).
 BUY_INS: tuple[int, ...] = (500, 1000, 5000)

@@ -20,6 +20,7 @@ _OVER = (Phase.SETTLED, Phase.VOIDED)
 
 
 def moment(seconds: float) -> datetime:
+    """The engine's clock reading (seconds since the epoch) as the database keeps times."""
     return datetime.fromtimestamp(seconds, tz=UTC)
 
 

@@ -1,14 +1,15 @@
 """A practice table as one aggregate: the session's row and the engine's table, loaded once
 and saved once.
 
-A session keeps the engine's `Table` as JSON with a version number. `changing` is the one
-way a table changes: it locks the session's row, checks the version the request was made
-from, parses the table once into a `PracticeTable`, lets the caller run one of its
-operations (the engine decides), and writes the table back one version on, with the
-records of its rounds and decisions, all in one transaction. Of two racing or replayed
-requests (a double click) exactly one takes effect; the other waits for it, then is told
-the table moved on and changes nothing. Anything that fails half-way rolls the whole
-transaction back and is refused with a message, never let through as an error.
+A session keeps the engine's `Table` as JSON with a version number. `changing` (through
+`trainer.shared.unit_of_work`) is the one way a table changes: it locks the session's row,
+checks the version the request was made from, parses the table once into a `PracticeTable`,
+lets the caller run one of its operations (the engine decides), and writes the table back
+one version on, with the records of its rounds and decisions, all in one transaction. Of
+two racing or replayed requests (a double click) exactly one takes effect; the other waits
+for it, then is told the table moved on and changes nothing. Anything that fails half-way
+rolls the whole transaction back and is refused with a message, never let through as an
+error.
 
 A page is built from a `TableSnapshot`: the session's row and the table's `PublicTable`,
 which cannot hold the shoe or the hole card.
