@@ -8,6 +8,11 @@ caller check and change it (the engine decides), and saves it once. Whatever is 
 carries the table as it stood before the request, for the page to show; anything that
 fails half-way rolls the whole transaction back and is refused as "Something went wrong",
 never let through as an error.
+
+A change no player asked for has nothing to refuse: a passed deadline applied to a live
+table (`trainer.live.services.apply_deadlines`), or an open practice table ended as
+another opens or a guest logs in (`trainer.practice.services`). Those lock and save the
+same aggregates in a transaction of their own.
 """
 
 from __future__ import annotations
