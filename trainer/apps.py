@@ -1,3 +1,5 @@
+"""The one app, ``trainer``: what it wires when Django starts."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig

@@ -1,3 +1,5 @@
+"""The site's routes, each to its feature's view (docs/architecture.md)."""
+
 from __future__ import annotations
 
 from django.urls import include, path

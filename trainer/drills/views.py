@@ -1,3 +1,6 @@
+"""The drill pages: a hand dealt and answered (a POST by htmx swaps only the answer's region,
+or the whole drill for a new deal), the settings, and drilling one chart row or cell."""
+
 from __future__ import annotations
 
 from dataclasses import asdict, replace

@@ -1,0 +1,1 @@
+"""The welcome page, and the health probe load balancers ask."""

@@ -1,0 +1,2 @@
+"""Live tables: Deluxe tables several people share, changed under row locks and followed by
+polling."""
