@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from trainer.accounts import views as accounts
@@ -38,13 +39,58 @@ trainer_patterns = [
     path("rules/<slug:preset>/", rules.rules, name="rules"),
 ]
 
+#: Django's account views under their own names and paths (`django.contrib.auth.urls`),
+#: with the throttled log-in and reset, a log-out page for a GET, and the pages' templates
+#: in the accounts feature's folder.
+PAGES = "trainer/accounts"
+account_patterns = [
+    path("signup/", accounts.signup, name="signup"),
+    path("login/", accounts.LoginView.as_view(template_name=f"{PAGES}/login.html"), name="login"),
+    path("logout/", accounts.logout, name="logout"),
+    path(
+        "password_change/",
+        auth_views.PasswordChangeView.as_view(template_name=f"{PAGES}/password_change_form.html"),
+        name="password_change",
+    ),
+    path(
+        "password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(
+            template_name=f"{PAGES}/password_change_done.html"
+        ),
+        name="password_change_done",
+    ),
+    path(
+        "password_reset/",
+        accounts.PasswordResetView.as_view(
+            template_name=f"{PAGES}/password_reset_form.html",
+            email_template_name=f"{PAGES}/password_reset_email.html",
+            subject_template_name=f"{PAGES}/password_reset_subject.txt",
+        ),
+        name="password_reset",
+    ),
+    path(
+        "password_reset/done/",
+        auth_views.PasswordResetDoneView.as_view(template_name=f"{PAGES}/password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name=f"{PAGES}/password_reset_confirm.html"
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name=f"{PAGES}/password_reset_complete.html"
+        ),
+        name="password_reset_complete",
+    ),
+]
+
 urlpatterns = [
     path("", include((trainer_patterns, "trainer"))),
-    path("accounts/signup/", accounts.signup, name="signup"),
-    # Before Django's own: the throttled log-in and reset, and a log-out page for a GET.
-    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
-    path("accounts/logout/", accounts.logout, name="logout"),
-    path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include(account_patterns)),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -54,17 +54,17 @@ def _signup_refusal(address: str) -> str | None:
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in to it; a guest's drill answers come along."""
     if request.method != "POST":
-        return render(request, "registration/signup.html", {"form": SignupForm()})
+        return render(request, "trainer/accounts/signup.html", {"form": SignupForm()})
     address = client_address(request)
     if refusal := _signup_refusal(address):
         # Refused unchecked: checking would tell whether the name or address is taken.
         typed = {field: request.POST.get(field, "") for field in ("username", "email")}
         context = {"form": SignupForm(initial=typed), "refusal": refusal}
-        return render(request, "registration/signup.html", context, status=429)
+        return render(request, "trainer/accounts/signup.html", context, status=429)
     SIGNUP_ATTEMPTS_PER_ADDRESS.record(address)
     form = SignupForm(request.POST)
     if not form.is_valid():
-        return render(request, "registration/signup.html", {"form": form}, status=400)
+        return render(request, "trainer/accounts/signup.html", {"form": form}, status=400)
     user = form.save()
     SIGNUPS_PER_ADDRESS.record(address)
     login(request, user)  # the log-in signal moves the guest's answers
@@ -125,4 +125,4 @@ def logout(request: HttpRequest) -> HttpResponse:
         return _log_out(request)
     # A form without fields: the page's form carries only its CSRF token and the button.
     form = forms.Form() if request.user.is_authenticated else None
-    return render(request, "registration/logout.html", {"form": form})
+    return render(request, "trainer/accounts/logout.html", {"form": form})
