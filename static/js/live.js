@@ -1,8 +1,8 @@
-// A live table's page: the countdown ticks between polls, and a poll that brings the
-// table as it already is (a 304 answered from the browser's cache) is not swapped in;
-// nor is a poll older than the table shown (sent before one's own action, answered
-// after it), nor a poll while the page is telling a round (static/js/story.js): the next
-// one brings the table again once the story is told.
+// A live table's page: the countdown ticks between polls. A poll that finds the table as
+// the page shows it is a 304, which htmx leaves unswapped (base.html); a poll older than
+// the table shown (sent before one's own action, answered after it) is not swapped in,
+// nor a poll while the page is telling a round (static/js/story.js): the next one brings
+// the table again once the story is told.
 (function () {
   "use strict";
 
@@ -32,10 +32,6 @@
     if (!table || event.detail.target !== table) {
       return;
     }
-    if (xhr.status === 304) {
-      event.detail.shouldSwap = false;
-      return;
-    }
     if (table.dataset.telling !== undefined && event.detail.requestConfig.verb === "get") {
       event.detail.shouldSwap = false;
       return;
@@ -46,17 +42,12 @@
     }
     // A poll sent before one's own action may come back after it, with an older table.
     var version = Number(tag.replace(/^(W\/)?"/, "").split("-")[0]);
-    if (tag === table.dataset.etag || version < Number(table.dataset.version)) {
+    if (version < Number(table.dataset.version)) {
       event.detail.shouldSwap = false;
     }
   });
 
   document.addEventListener("htmx:afterSwap", function (event) {
-    var table = document.getElementById("live");
-    var tag = event.detail.xhr.getResponseHeader("ETag");
-    if (table && tag) {
-      table.dataset.etag = tag;
-    }
     // A button htmx found again by its id keeps the focus; one that went (a play made,
     // a bet placed) leaves it on the table's stage, not at the top of the page.
     var lost = !document.activeElement || document.activeElement === document.body;
