@@ -51,8 +51,11 @@
     }
   });
 
-  // A button htmx found again by its id keeps the focus; one that went (a play made, a bet
-  // placed) leaves it on the table's stage, not at the top of the page.
+  // A control that a swap took away (a play made, a bet placed, a hand auto-played by a
+  // poll) leaves the focus on the table's stage, not at the top of the page; a control htmx
+  // found again by its id (the next Hit) keeps it, and a swap leaves focus outside the table
+  // alone. Only the page knows which of these happened: an autofocus in the answer would
+  // take the focus from a control that stays, and a poll's answer is the same for everyone.
   var focusWasInTable = false;
 
   document.addEventListener("htmx:beforeSwap", function () {
