@@ -80,9 +80,8 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     status = 400 if error and not request.htmx else 200
     context = _drill_context(shown, chosen, preferences, settings_form, notice)
     # The player's own answer or deal puts the focus on the next move (an autofocus, which
-    # htmx follows). A deal asked for comes with "Next hand": htmx sends a form's button when
-    # it was pressed, or held the focus (which the swap is about to take away). A timed deal
-    # without it leaves the focus where it is.
+    # htmx follows). A deal asked for comes with "Next hand" (htmx sends a form's button when
+    # it was pressed, or holds the focus); a timed deal without it leaves the focus alone.
     asked = bool(partial and request.method == "POST") and (
         answering or "next_hand" in request.POST
     )

@@ -83,11 +83,16 @@ def test_an_htmx_deal_returns_the_whole_drill(client: Client) -> None:
     assert dealt.pk != answered.pk and f'name="drill" value="{dealt.pk}"' in html
 
 
+def buttons(html: str, marked: str) -> list[str]:
+    """The buttons whose tag carries ``marked`` (an attribute), as ``name=value``."""
+    tags = re.findall(r"<button[^>]*>", html)
+    found = [tag for tag in tags if re.search(rf"\s{marked}[\s>]", tag)]
+    return ["=".join(re.findall(r'(?:name|value)="(\w+)"', tag)) for tag in found]
+
+
 def autofocused(html: str) -> list[str]:
-    """The buttons an htmx answer gives the focus (htmx focuses the first), as
-    ``name=value``."""
-    tags = re.findall(r"<button[^>]*\sautofocus[\s>]", html)
-    return ["=".join(re.findall(r'(?:name|value)="(\w+)"', tag)) for tag in tags]
+    """The buttons an htmx answer gives the focus (htmx focuses the first)."""
+    return buttons(html, "autofocus")
 
 
 def test_the_players_own_deal_puts_the_keyboard_on_the_first_play_a_timed_one_does_not(
@@ -100,10 +105,12 @@ def test_the_players_own_deal_puts_the_keyboard_on_the_first_play_a_timed_one_do
     assert autofocused(answer.content.decode()) == ["next_hand=1"]
     # "Next hand" pressed comes with the request; the timed deal comes without it.
     asked = client.post(URL, {"deal": "1", "next_hand": "1"}, headers=htmx).content.decode()
-    first_play = re.search(r'name="action" value="(\w+)"', asked)
-    assert first_play is not None and autofocused(asked) == [f"action={first_play[1]}"]
-    timed = client.post(URL, {"deal": "1"}, headers=htmx)
-    assert autofocused(timed.content.decode()) == []
+    assert autofocused(asked) == buttons(asked, 'name="action"')[:1]  # the first play
+    timed = client.post(URL, {"deal": "1"}, headers=htmx).content.decode()
+    assert autofocused(timed) == []
+    # But its first play has the id "Next hand" had, and htmx keeps a focus by the id.
+    assert buttons(timed, 'id="next-move"') == buttons(timed, 'name="action"')[:1]
+    assert buttons(answer.content.decode(), 'id="next-move"') == ["next_hand=1"]
 
 
 def test_a_right_answer_says_so(client: Client) -> None:
