@@ -1,7 +1,13 @@
 // Keyboard play for drills and the practice table (any [data-keys] region): a letter
 // presses the button that carries it in data-key, unless the player turned single letters
 // off (data-letter-keys="off"); Enter or Space presses the [data-next] button ("Next hand",
-// "Deal"). The buttons work without this script.
+// "Deal"). The buttons work without this script, and where the focus goes after a swap is
+// the server's to say (an autofocus in its answer, which htmx follows).
+//
+// Why a script: htmx sends a request on an event, but a key pressed anywhere on the page
+// choosing one of several buttons needs a filter on the event ("keyup[key=='h'] from:body"),
+// which htmx evaluates as a script, and the Content-Security-Policy forbids that; HTML's own
+// accesskey needs a modifier key (Alt, Alt+Shift) that differs between browsers.
 
 // Elements that act on Enter or Space themselves: a key aimed at one is left to it.
 const ACTS_ON_ENTER = "a[href], button, summary, input, select, textarea, [contenteditable], [role=button]";
@@ -37,29 +43,4 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     button.click();
   }
-});
-
-// After a swap the player asked for, or one that took the focus away, the keyboard goes
-// where the next move is: the new region's [data-focus] element (the first play of a new
-// hand, "Next hand" after an answer), else the place the asking form names in
-// data-focus-after (the table's status after a deal or a play), else the [data-next]
-// button. A control htmx kept focused (found again by its id, as the options' checkboxes
-// are) keeps it; a swap nobody asked for (a timed one) leaves focus elsewhere alone.
-let focusWasInTarget = false;
-document.addEventListener("htmx:beforeSwap", (event) => {
-  focusWasInTarget = event.detail.target?.contains(document.activeElement) ?? false;
-});
-
-// Once the swap has settled: a key pressed while the previous swap settled must not leave
-// the focus on the body.
-document.addEventListener("htmx:afterSettle", (event) => {
-  const config = event.detail.requestConfig;
-  const named = config?.elt?.closest?.("[data-focus-after]")?.dataset.focusAfter;
-  const lost = !document.activeElement || document.activeElement === document.body;
-  const asked = config?.triggeringEvent?.type === "submit";
-  if (!named && !(lost && (asked || focusWasInTarget))) return;
-  const next = document.querySelector("[data-keys] [data-focus]")
-    ?? (named && document.getElementById(named))
-    ?? document.querySelector("[data-keys] [data-next]");
-  next?.focus();
 });

@@ -1,11 +1,11 @@
-// A live table's page: the countdown ticks between polls, and a poll that brings the
-// table as it already is (a 304 answered from the browser's cache) is not swapped in;
-// nor is a poll older than the table shown (sent before one's own action, answered
-// after it), nor a poll while the page is telling a round (static/js/story.js): the next
-// one brings the table again once the story is told.
+// A live table's page. htmx polls it and leaves a poll that finds the table unchanged (a
+// 304) unswapped (live_table.html, base.html); what it cannot do is here.
 (function () {
   "use strict";
 
+  // The countdown ticks between polls: htmx only swaps in what the server sends, and a poll
+  // that finds the table unchanged sends nothing, so the seconds left are counted here from
+  // the server's figure.
   function stamp(element) {
     if (!element.dataset.until) {
       var left = Number(element.dataset.secondsLeft) || 0;
@@ -23,42 +23,47 @@
     });
   }
 
-  var focusWasInTable = false;
+  // No poll while the page is telling a round (static/js/story.js): its answer would replace
+  // the story half told. The next poll after it brings the table again. An hx-trigger filter
+  // could say this only as a script that htmx evaluates, which the Content-Security-Policy
+  // forbids.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var table = event.detail.elt;
+    if (table.id === "live" && table.dataset.telling !== undefined) {
+      event.preventDefault();
+    }
+  });
 
+  // A poll sent before one's own action may come back after it with an older table: it is
+  // not swapped in. hx-sync could abort such a poll only by making the table the sync point
+  // of every form in it, and then one's own actions wait on each other: a second click while
+  // the first is in flight (a bet on each of two seats) is dropped, or queued and lost with
+  // the form that the first answer swapped away.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var table = document.getElementById("live");
-    var xhr = event.detail.xhr;
-    focusWasInTable = Boolean(table && table.contains(document.activeElement));
-    if (!table || event.detail.target !== table) {
+    var tag = event.detail.xhr.getResponseHeader("ETag");
+    if (!table || event.detail.target !== table || event.detail.requestConfig.verb !== "get") {
       return;
     }
-    if (xhr.status === 304) {
-      event.detail.shouldSwap = false;
-      return;
-    }
-    if (table.dataset.telling !== undefined && event.detail.requestConfig.verb === "get") {
-      event.detail.shouldSwap = false;
-      return;
-    }
-    var tag = xhr.getResponseHeader("ETag");
-    if (xhr.status !== 200 || !tag || event.detail.requestConfig.verb !== "get") {
-      return;
-    }
-    // A poll sent before one's own action may come back after it, with an older table.
-    var version = Number(tag.replace(/^(W\/)?"/, "").split("-")[0]);
-    if (tag === table.dataset.etag || version < Number(table.dataset.version)) {
+    var version = tag ? Number(tag.replace(/^(W\/)?"/, "").split("-")[0]) : NaN;
+    if (version < Number(table.dataset.version)) {
       event.detail.shouldSwap = false;
     }
   });
 
-  document.addEventListener("htmx:afterSwap", function (event) {
+  // A control that a swap took away (a play made, a bet placed, a hand auto-played by a
+  // poll) leaves the focus on the table's stage, not at the top of the page; a control htmx
+  // found again by its id (the next Hit) keeps it, and a swap leaves focus outside the table
+  // alone. Only the page knows which of these happened: an autofocus in the answer would
+  // take the focus from a control that stays, and a poll's answer is the same for everyone.
+  var focusWasInTable = false;
+
+  document.addEventListener("htmx:beforeSwap", function () {
     var table = document.getElementById("live");
-    var tag = event.detail.xhr.getResponseHeader("ETag");
-    if (table && tag) {
-      table.dataset.etag = tag;
-    }
-    // A button htmx found again by its id keeps the focus; one that went (a play made,
-    // a bet placed) leaves it on the table's stage, not at the top of the page.
+    focusWasInTable = Boolean(table && table.contains(document.activeElement));
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
     var lost = !document.activeElement || document.activeElement === document.body;
     if (focusWasInTable && lost) {
       var stage = document.querySelector("#live [data-testid=stage]");

@@ -10,6 +10,10 @@
 // are the lines' own numbers in the round's story ([data-story-round], told up to
 // [data-story-lines]), and the lines this page showed before are taken off here. A page
 // just loaded shows the table as it stands.
+//
+// Why a script: htmx swaps a response in at once (its swap and settle delays hold back the
+// whole of it, not its parts one after another), and which lines a live table's page has
+// shown already only that page knows.
 
 // The pause between two steps, shortened so that no story takes longer than LONGEST_MS.
 const PACE_MS = 350;

@@ -82,8 +82,17 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
         template += "#answer" if answering and same_hand else "#drill"
     status = 400 if error and not request.htmx else 200
     context = _drill_context(shown, chosen, preferences, settings_form, notice)
+    # The player's own answer or deal puts the focus on the next move (an autofocus, which
+    # htmx follows). A deal asked for comes with "Next hand" (htmx sends a form's button when
+    # it was pressed, or holds the focus); a timed deal without it leaves the focus alone.
+    asked = bool(partial and request.method == "POST") and (
+        answering or "next_hand" in request.POST
+    )
     response = render(
-        request, template, {**context, "error": error, "swapped": partial}, status=status
+        request,
+        template,
+        {**context, "error": error, "swapped": partial, "asked": asked},
+        status=status,
     )
     if partial and answering and not same_hand:
         return reswap(retarget(response, "#drill"), "outerHTML")

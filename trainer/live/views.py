@@ -88,11 +88,12 @@ def table(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
         raise Http404("no such live table") from None
     partial = request.htmx and not request.htmx.history_restore_request
     template = "trainer/live/live_table.html" + ("#live" if partial else "")
-    context = {"live": _view(shown, owner, now), "error": error, "swapped": partial}
+    etag = _etag(shown.row.version, owner)
+    context = {"live": _view(shown, owner, now), "error": error, "swapped": partial, "etag": etag}
     status = 400 if error and not request.htmx else 200
     response = render(request, template, context, status=status)
     if partial:
-        response["ETag"] = _etag(shown.row.version, owner)
+        response["ETag"] = etag
     return response
 
 
@@ -115,10 +116,10 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     except NotFound:
         raise Http404("no such live table") from None
     etag = _etag(shown.row.version, owner)
-    context = {"live": _view(shown, owner, now), "error": None, "swapped": True}
+    context = {"live": _view(shown, owner, now), "error": None, "swapped": True, "etag": etag}
     response = render(request, "trainer/live/live_table.html#live", context)
     response["ETag"] = etag
-    # Every poll asks again; the browser may keep the body to reuse on a 304.
+    # Every poll asks again, naming the table its page shows (If-None-Match).
     response["Cache-Control"] = "private, no-cache"
     return response
 

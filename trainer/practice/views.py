@@ -104,6 +104,7 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     owner = owner_of(request)
     error: str | None = None
     seen: int | None = None
+    op: TableOp | None = None
     # The table as a change left it, or as a refused one found it: shown without reading
     # it again.
     shown: TableSnapshot | None = None
@@ -112,7 +113,7 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         if not form.is_valid():
             error = str(next(iter(form.errors.values()))[0])
         else:
-            seen = form.cleaned_data["seen"]
+            seen, op = form.cleaned_data["seen"], form.cleaned_data["op"]
             try:
                 shown = _table_request(owner, session_id, form)
             except NotFound:
@@ -122,7 +123,7 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             except Refused as refused:
                 error, shown = str(refused), refused.shown
             else:
-                if form.cleaned_data["op"] is TableOp.END:
+                if op is TableOp.END:
                     summary = reverse("trainer:practice-summary", args=[session_id])
                     return (
                         HttpResponseClientRedirect(summary) if request.htmx else redirect(summary)
@@ -140,9 +141,22 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         "table": TableView.of(on_show, seen=seen),
         "error": error,
         "swapped": swapped,
+        "focus": _focus_after(op) if swapped else None,
         "letter_keys": preferences_of(request).letter_keys,
     }
     return render(request, template, context, status=400 if error and not request.htmx else 200)
+
+
+def _focus_after(op: TableOp | None) -> str | None:
+    """Where the player's own request puts the focus (an autofocus in the answer, which
+    htmx follows): the table's status after a deal or a play ("Take it back" while the
+    coach holds one), the Deal button after a chip or a cleared bet."""
+    match op:
+        case TableOp.DEAL | TableOp.ACT | TableOp.TAKE_BACK:
+            return "status"
+        case TableOp.CHIP | TableOp.CLEAR:
+            return "deal"
+    return None
 
 
 def _table_request(owner: Owner, session_id: int, form: TableForm) -> TableSnapshot:

@@ -83,6 +83,36 @@ def test_an_htmx_deal_returns_the_whole_drill(client: Client) -> None:
     assert dealt.pk != answered.pk and f'name="drill" value="{dealt.pk}"' in html
 
 
+def buttons(html: str, marked: str) -> list[str]:
+    """The buttons whose tag carries ``marked`` (an attribute), as ``name=value``."""
+    tags = re.findall(r"<button[^>]*>", html)
+    found = [tag for tag in tags if re.search(rf"\s{marked}[\s>]", tag)]
+    return ["=".join(re.findall(r'(?:name|value)="(\w+)"', tag)) for tag in found]
+
+
+def autofocused(html: str) -> list[str]:
+    """The buttons an htmx answer gives the focus (htmx focuses the first)."""
+    return buttons(html, "autofocus")
+
+
+def test_the_players_own_deal_puts_the_keyboard_on_the_first_play_a_timed_one_does_not(
+    client: Client,
+) -> None:
+    htmx = {"HX-Request": "true"}
+    drill = rig(issued(client), "10s 6h", "10d")
+    assert autofocused(client.get(URL).content.decode()) == []  # a page loaded: nowhere
+    answer = client.post(URL, {"drill": drill.pk, "action": "hit"}, headers=htmx)
+    assert autofocused(answer.content.decode()) == ["next_hand=1"]
+    # "Next hand" pressed comes with the request; the timed deal comes without it.
+    asked = client.post(URL, {"deal": "1", "next_hand": "1"}, headers=htmx).content.decode()
+    assert autofocused(asked) == buttons(asked, 'name="action"')[:1]  # the first play
+    timed = client.post(URL, {"deal": "1"}, headers=htmx).content.decode()
+    assert autofocused(timed) == []
+    # But its first play has the id "Next hand" had, and htmx keeps a focus by the id.
+    assert buttons(timed, 'id="next-move"') == buttons(timed, 'name="action"')[:1]
+    assert buttons(answer.content.decode(), 'id="next-move"') == ["next_hand=1"]
+
+
 def test_a_right_answer_says_so(client: Client) -> None:
     drill = rig(issued(client), "10s 6h", "10d")
     response = client.post(

@@ -6,6 +6,8 @@ whose hole 7♣ makes 16 and whose next card, 10♥, busts: a stand wins.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -170,6 +172,37 @@ def test_the_poll_answers_304_until_the_table_changes(clock: Clock) -> None:
     # Another viewer's tag is not this one's (each sees the table as they may).
     bob, bobs = account("bob")
     assert poll(bobs, row, moved["ETag"]).status_code == 200
+
+
+def poll_headers(page: str) -> dict[str, str]:
+    """The headers a live table's page (or part) sends with its poll (``hx-headers``)."""
+    found = re.search(r"<section id=\"live\"[^>]*hx-headers='([^']*)'", page)
+    assert found is not None
+    headers: dict[str, str] = json.loads(html.unescape(found[1]))
+    return headers
+
+
+def test_the_page_polls_naming_the_table_it_shows(clock: Clock) -> None:
+    ann, client = account("ann")
+    row = open_table(ann, clock, seats=[3])
+    url = reverse("trainer:live-table", args=[row.pk])
+    page = client.get(url).content.decode()
+    assert poll(client, row, poll_headers(page)["If-None-Match"]).status_code == 304
+    # One's own action answers the table it made, and the next poll names that one.
+    data = {"version": row.version, "op": "bet", "seat": 3, "amount": 10}
+    answer = client.post(url, data, headers={"HX-Request": "true"})
+    shown = poll_headers(answer.content.decode())["If-None-Match"]
+    assert shown == answer["ETag"]
+    assert poll(client, row, shown).status_code == 304
+    # htmx swaps nothing for the 304, and handles every other status as by default.
+    meta = page.split('<meta name="htmx-config" content=\'')[1].split("'>")[0]
+    assert json.loads(meta)["responseHandling"] == [
+        {"code": "204", "swap": False},
+        {"code": "304", "swap": False},
+        {"code": "[23]..", "swap": True},
+        {"code": "[45]..", "swap": False, "error": True},
+        {"code": "...", "swap": False},
+    ]
 
 
 def test_a_change_by_someone_else_ends_the_304s(clock: Clock) -> None:

@@ -881,6 +881,30 @@ def test_without_the_coach_a_wrong_play_is_played_at_once(client: Client) -> Non
     assert Drill.objects.get().action == "stand"
 
 
+# Where the keyboard goes -----------------------------------------------------------------
+
+
+def autofocused(response: Response) -> list[str]:
+    """The elements an htmx answer gives the focus (htmx focuses the first), by their id or
+    their button's op."""
+    tags = re.findall(r"<[^>]*\sautofocus[\s>]", text(response))
+    names = (re.search(r'(?:id|value)="([\w-]+)"', tag) for tag in tags)
+    return [name[1] if name else tag for name, tag in zip(names, tags, strict=True)]
+
+
+def test_the_players_own_request_puts_the_keyboard_on_the_next_move(client: Client) -> None:
+    session = start(client, SIXTEEN_V_TEN, coach=True)
+    assert autofocused(client.get(table_url(session))) == []  # a page loaded: nowhere
+    assert autofocused(send(client, session, "chip", chip=10)) == ["deal"]
+    assert autofocused(send(client, session, "deal")) == ["table-status"]
+    assert autofocused(send(client, session, "act", action="stand")) == ["take_back"]  # held
+    assert autofocused(send(client, session, "take_back")) == ["table-status"]
+    assert autofocused(send(client, session, "act", action="hit")) == ["table-status"]
+    # Switching an option leaves the focus on its box (htmx finds it again by its id).
+    options = client.post(f"{table_url(session)}options/", {"hints": "on"}, headers=HTMX)
+    assert autofocused(options) == []
+
+
 # Hints and options -------------------------------------------------------------------------
 
 
