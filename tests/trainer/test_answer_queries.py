@@ -11,7 +11,7 @@ from trainer.answer_queries import issued_drill, record_answer
 from trainer.models import Drill
 from trainer.owners import Owner
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 GUEST = Owner(user_id=None, guest_token="guest-a")
 
 

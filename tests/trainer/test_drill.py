@@ -18,7 +18,7 @@ from trainer import selectors
 from trainer.drill_view import DrillView
 from trainer.models import Drill
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 URL = "/drill/"
 
 

@@ -32,6 +32,7 @@ from trainer.live_tables import LiveMoved, LiveOrder, LiveRefused, LiveSnapshot,
 from trainer.models import Bet, SharedTable
 from trainer.owners import Owner
 
+pytestmark = pytest.mark.database
 STAND_WINS = "10s 9h 8d 7c 10h " + "2c 3d 4h 5s " * 20
 TRIES = 4
 

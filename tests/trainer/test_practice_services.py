@@ -48,6 +48,7 @@ from trainer.practice import (
 from trainer.practice_table import TableSnapshot
 from trainer.selectors import session_totals
 
+pytestmark = pytest.mark.database
 LEDGER = settings(
     # 40: with three seeds, the practice services reached their last new branch at 31-35.
     max_examples=40,

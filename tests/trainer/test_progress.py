@@ -20,7 +20,7 @@ from trainer.models import Drill
 from trainer.owners import Owner
 from trainer.progress import SHOWN_PERIODS, Progress
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 URL = "/progress/"
 
 

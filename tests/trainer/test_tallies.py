@@ -51,7 +51,7 @@ from trainer.practice import (
     practice_take_back,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 ACTIONS = ("hit", "stand", "double", "split", "surrender")
 #: The oracle's steps: the response-time histogram as progress counted it.
 BUCKET_MS, CAP_MS = 100, 60_000
