@@ -31,6 +31,11 @@ settings.register_profile(
     deadline=None,
     phases=(Phase.explicit, Phase.reuse, Phase.generate),
 )
+# CI runs with --hypothesis-profile=ci (docs/testing.md). The slow property tests set
+# their own example counts, each saying why it is enough, and keep them here; the rest
+# are quick (under 2 s at 100 examples) and try 100. A failure prints the blob that
+# reproduces it, since a CI machine keeps no example database.
+settings.register_profile("ci", max_examples=100, print_blob=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

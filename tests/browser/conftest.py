@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +35,18 @@ def presets_worked_out() -> Callable[[], None]:
 
     work_out()
     return work_out
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close the browser contexts a test opened itself (`logged_in`'s and the like): left
+    open, a live table's pages go on polling the live server once a second through every
+    later test of the session, against other tests' data."""
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
+    yield
+    if browser is not None:
+        for context in browser.contexts:
+            context.close()
 
 
 @dataclass

@@ -358,6 +358,7 @@ def _dealer_natural(up: Card, hole: Card) -> bool:
     return sorted((up.points, hole.points)) == [1, 10]
 
 
+# 150: with three seeds, branch coverage of the bots grew again between 100 and 150 examples.
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_a_decision_does_not_depend_on_hidden_cards(

@@ -64,6 +64,16 @@ def together() -> Together:
     return _together
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``) the race tests run on one worker, one at a
+    time: each holds up to fifty database connections at once, and two on two workers
+    would pass PostgreSQL's ``max_connections`` (100 by default)."""
+    for item in items:
+        if "together" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("races"))
+
+
 MINUTE = 60
 
 

@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
+pytestmark = pytest.mark.database
 BEFORE = [("trainer", "0005_cache_table")]
 AFTER = [("trainer", "0006_one_table_one_drill_take_backs")]
 

@@ -55,6 +55,7 @@ def answer_drills(client: Client, count: int) -> list[int]:
     return ids
 
 
+@pytest.mark.database
 def test_signing_up_logs_in_and_brings_the_guests_answers(client: Client) -> None:
     mine = answer_drills(client, 3)
     stranger = answer_drills(Client(), 2)
@@ -75,6 +76,7 @@ def test_signing_up_logs_in_and_brings_the_guests_answers(client: Client) -> Non
     assertContains(client.get(reverse("trainer:drill")), "ann")  # logged in
 
 
+@pytest.mark.database
 def test_logging_in_brings_the_guests_answers_too(client: Client) -> None:
     get_user_model().objects.create_user("bob", password=PASSWORD)
     mine = answer_drills(client, 2)
@@ -144,6 +146,7 @@ def test_signing_up_refuses_an_address_that_is_not_an_email(client: Client) -> N
     assert not get_user_model().objects.exists()
 
 
+@pytest.mark.database
 def test_an_email_address_another_account_has_is_refused_whatever_its_case(
     client: Client,
 ) -> None:

@@ -19,6 +19,7 @@ from django.utils import timezone
 from trainer.models import Drill, PracticeRound, PracticeSession
 from trainer.shared.owners import GUEST_KEY
 
+pytestmark = pytest.mark.database
 NOW = timezone.now()
 OLD = NOW - timedelta(days=40)
 RECENT = NOW - timedelta(days=5)

@@ -11,7 +11,7 @@ from trainer.drills.answer_statements import issued_drill, record_answer
 from trainer.models import Drill
 from trainer.shared.owners import Owner
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 GUEST = Owner(user_id=None, guest_token="guest-a")
 
 

@@ -18,7 +18,7 @@ from trainer.drills import selectors
 from trainer.drills.pages import DrillView
 from trainer.models import Drill
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 URL = "/drill/"
 
 

@@ -113,6 +113,7 @@ def session_line(page: str) -> str:
     return " ".join(found.group(1).split())
 
 
+@pytest.mark.database
 def test_the_session_counts_hands_right_streak_and_ev_given_up(client: Client) -> None:
     lost = strategy_for(EUROPEAN).ev("10,6", "10")
     played = [("hit", True), ("stand", False), ("hit", True), ("hit", True)]
@@ -146,6 +147,7 @@ def test_new_settings_start_a_new_session(client: Client) -> None:
     assert session_line(client.get(DRILL).content.decode()).startswith("0 hands")
 
 
+@pytest.mark.database
 def test_the_session_needs_no_query_on_the_answer(
     client: Client, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:

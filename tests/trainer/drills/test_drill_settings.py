@@ -316,6 +316,7 @@ def test_an_accounts_stored_rules_that_no_longer_hold_fall_back_to_the_preset(
 STALE_RULES = {**EUROPEAN.to_json(), "name": "old-custom", "decks": 100000}
 
 
+@pytest.mark.database
 def test_a_pending_drill_under_rules_no_longer_valid_is_dealt_again(client: Client) -> None:
     client.get(DRILL)
     Drill.objects.update(rules=STALE_RULES, rules_name="old-custom")
@@ -329,6 +330,7 @@ def test_a_pending_drill_under_rules_no_longer_valid_is_dealt_again(client: Clie
     assert new.pk != stale.pk and new.answered_at is None
 
 
+@pytest.mark.database
 def test_an_answered_drill_under_rules_no_longer_valid_is_kept_but_not_shown(
     client: Client,
 ) -> None:

@@ -10,6 +10,7 @@ from django.db.backends.utils import CursorWrapper
 from django.test import Client, override_settings
 from pytest_django import DjangoAssertNumQueries
 
+pytestmark = pytest.mark.database
 # As in production: every page redirects to HTTPS. A load balancer probes over plain HTTP.
 production_like = override_settings(SECURE_SSL_REDIRECT=True)
 

@@ -20,7 +20,7 @@ from engine.values import Action
 from tests.trainer.live.test_live_tables import Clock, account, open_table, post, refused, stored
 from trainer.models import Bet, SharedTable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 CARDS = "10s 10h 9h 8d 9d 7c 2c " + "3d 4h 5s 6c " * 20
 

@@ -33,6 +33,7 @@ from trainer.models import Bet, SharedTable
 from trainer.shared.owners import Owner
 from trainer.shared.unit_of_work import Moved, Refused
 
+pytestmark = pytest.mark.database
 STAND_WINS = "10s 9h 8d 7c 10h " + "2c 3d 4h 5s " * 20
 TRIES = 4
 

@@ -27,7 +27,7 @@ from engine.table import BotSeat
 from trainer.live import services
 from trainer.models import Bet, SharedTable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 STAND_WINS = "10s 9h 8d 7c 10h " + "2c 3d 4h 5s " * 20
 PASSWORD = "a long enough password 1"

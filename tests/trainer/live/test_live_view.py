@@ -136,6 +136,8 @@ def test_ones_seat_takes_any_amount_within_the_limits_but_a_second_seat_the_firs
 
 
 @settings(
+    # 15: each example renders every viewer's page at each of 5-20 moves (0.5-1 s); the
+    # public view the page is built from is checked over 60 in test_live_table_properties.
     max_examples=15,
     deadline=None,
     database=None,  # nothing written to the working tree

@@ -24,7 +24,7 @@ from trainer.models import PracticeSession
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as Response
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 HTMX = {"HX-Request": "true"}
 # You 10s 6h = 16 against the 10d (hole 7c: 17); a hit draws 2c for 18; then 18 v 9.

@@ -182,6 +182,7 @@ def refused(response: Response, *, htmx: bool, message: str) -> None:
 # A round, recorded as play ---------------------------------------------------------------
 
 
+@pytest.mark.database
 def test_a_round_is_played_and_each_decision_recorded_as_play(client: Client) -> None:
     session = start(client, HIT_THEN_STAND)
     ok(send(client, session, "deal"))
@@ -301,6 +302,7 @@ def test_a_replayed_deal_deals_once(client: Client) -> None:
     assert before["session"]["balance"] == 990  # one bet of 10 taken, not two
 
 
+@pytest.mark.database
 @pytest.mark.django_db(transaction=True)
 def test_a_double_click_on_deal_deals_once_and_shows_the_table_to_both(
     together: Callable[[Sequence[Callable[[], Any]]], list[Any]],
@@ -338,6 +340,7 @@ def test_a_shoe_run_out_is_a_message_and_the_table_as_it_was(
     assert any("run out of cards" in str(record.exc_info) for record in caplog.records)
 
 
+@pytest.mark.database
 def test_another_tab_sees_the_same_table_and_the_stale_tab_is_refused(client: Client) -> None:
     session = start(client, SIXTEEN_V_TEN)
     ok(send(client, session, "deal"))
@@ -359,6 +362,7 @@ def test_another_tab_sees_the_same_table_and_the_stale_tab_is_refused(client: Cl
     assert "Two of clubs" in card_labels(late)  # this tab now shows the other tab's hit
 
 
+@pytest.mark.database
 def test_a_reload_resumes_the_round_exactly_where_it_was(client: Client) -> None:
     session = start(client, SIXTEEN_V_TEN, hints=True)
     ok(send(client, session, "deal"))
@@ -1050,6 +1054,7 @@ def test_the_start_form_seats_you_with_the_bots_chosen(client: Client) -> None:
     assert (session.balance, session.bankroll, session.next_bet) == (5000, 5000, 10)
 
 
+@pytest.mark.database
 def test_starting_a_new_session_ends_the_open_one(client: Client) -> None:
     first = start(client, NINETEEN_V_SIX)
     second = start(client, NINETEEN_V_SIX)
@@ -1062,6 +1067,7 @@ def test_starting_a_new_session_ends_the_open_one(client: Client) -> None:
     assert "This session is over." in words(client.get(table_url(first)))
 
 
+@pytest.mark.database
 def test_a_guests_table_moves_to_the_account_they_sign_up_for(client: Client) -> None:
     session = start(client, HIT_THEN_STAND)
     ok(send(client, session, "deal"))
@@ -1085,6 +1091,7 @@ def test_a_guests_table_moves_to_the_account_they_sign_up_for(client: Client) ->
     assert Client().get(table_url(session)).status_code == 404
 
 
+@pytest.mark.database
 def test_logging_in_with_a_guest_table_open_keeps_one_table_open(client: Client) -> None:
     """One table at a time: a guest who logs in to an account that has a table open ends up
     with one open table, not two."""
@@ -1148,6 +1155,7 @@ def test_ending_after_a_round_goes_to_the_summary_and_closes_the_table(
 # The summary -----------------------------------------------------------------------------
 
 
+@pytest.mark.database
 def test_the_summary_tells_the_session_in_numbers_mistakes_and_rounds(client: Client) -> None:
     # Round 1: you 10s 6h v 10d (hole 7c): standing on 16 is a mistake (hard 16 v 10 is a
     # hit) and loses to 17: -10 → 990. Round 2: you 6s 5h = 11 v 6d (hole 10c): double,

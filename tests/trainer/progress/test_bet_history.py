@@ -23,7 +23,7 @@ from tests.trainer.practice.test_practice_views import (
 )
 from trainer.models import Bet, PracticeRound
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 BETS = "/bets/"
 # You 8s 8h against the 6d (hole 10c: 16). Split: the first 8 gets 10s (18), the second

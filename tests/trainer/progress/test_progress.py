@@ -21,7 +21,7 @@ from trainer.progress.pages import SHOWN_PERIODS, Progress
 from trainer.shared import analyses
 from trainer.shared.owners import Owner
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 URL = "/progress/"
 
 

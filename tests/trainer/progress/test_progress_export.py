@@ -19,7 +19,7 @@ from pytest_django.asserts import assertContains
 from engine.rules import EUROPEAN
 from trainer.models import Drill
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 EXPORT = "/progress/decisions.csv"
 
 

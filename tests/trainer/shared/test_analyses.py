@@ -48,6 +48,7 @@ def choose(client: Client, custom: str, rules: str = "european") -> None:
 # The store -------------------------------------------------------------------------------
 
 
+@pytest.mark.database
 def test_an_analysis_stored_by_one_process_is_read_by_another(launched: list[str]) -> None:
     assert analysis_start(rules=TWO_DECKS, visitor="a") is Analysis.RUNNING
     analysis_run(launched[0])  # as the background process does
@@ -60,6 +61,7 @@ def test_an_analysis_stored_by_one_process_is_read_by_another(launched: list[str
     assert not AnalysisJob.objects.exists()  # its slot is free again
 
 
+@pytest.mark.database
 def test_players_analyses_are_evicted_least_recently_used_first_presets_never(
     settings: Settings,
 ) -> None:
@@ -144,6 +146,7 @@ def test_presets_are_dealt_while_a_players_analysis_runs(launched: list[str]) ->
 # Bounded: at once, per visitor, and a failure is said ------------------------------------
 
 
+@pytest.mark.database
 def test_no_more_analyses_run_at_once_than_allowed(
     launched: list[str], settings: Settings, no_computing: None
 ) -> None:
@@ -156,6 +159,7 @@ def test_no_more_analyses_run_at_once_than_allowed(
     assert WORKING in page and 'hx-trigger="load delay:1s"' in page  # it keeps asking
 
 
+@pytest.mark.database
 def test_a_job_that_died_frees_its_slot_after_the_timeout(
     launched: list[str], settings: Settings, no_computing: None
 ) -> None:
@@ -222,6 +226,7 @@ def test_over_the_allowance_presets_and_stored_analyses_still_deal(
     assert "What is your play?" in _page_with(client, "")
 
 
+@pytest.mark.database
 def test_rules_that_cannot_be_worked_out_are_said_so_and_not_tried_again(
     launched: list[str],
 ) -> None:
@@ -301,6 +306,7 @@ def test_the_job_cannot_take_more_memory_than_its_budget() -> None:
     assert out == "refused"
 
 
+@pytest.mark.database
 def test_a_job_for_rules_stored_meanwhile_does_not_compute_them_again(
     launched: list[str],
 ) -> None:

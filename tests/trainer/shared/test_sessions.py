@@ -9,6 +9,8 @@ from django.utils import timezone
 
 from trainer.shared.sessions import SessionStore
 
+pytestmark = pytest.mark.database
+
 
 @pytest.mark.django_db
 def test_sessions_are_stored_in_the_database(client: Client) -> None:
