@@ -21,7 +21,7 @@ os.environ.setdefault(
 import pytest  # noqa: E402
 from hypothesis import Phase, settings  # noqa: E402
 
-# Mutation testing (docs/architecture.md) runs the engine's tests once for each of some
+# Mutation testing (docs/testing.md) runs the engine's tests once for each of some
 # six thousand mutants: there the property tests try fewer examples, chosen with
 # --hypothesis-profile=mutation, and a failing one stops at once: shrinking its example
 # (for a mutant, a minute or more) only tells a reader what no one reads there.

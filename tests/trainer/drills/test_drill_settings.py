@@ -378,6 +378,7 @@ def test_an_htmx_answer_to_a_stale_drill_swaps_in_the_whole_new_hand(client: Cli
     assertContains(response, "dealt under rules that no longer hold")
 
 
+@pytest.mark.database  # a JSON column: each database stores and reads it its own way
 def test_rule_changes_are_kept_as_the_engines_fields_for_an_account_and_a_guest(
     client: Client,
 ) -> None:
