@@ -66,12 +66,22 @@ def _strategy_store(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
 
 
+#: Debian's Chromium, and its headless shell (the package chromium-headless-shell).
+CHROMIUM = "/usr/bin/chromium"
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Launch the system Chromium: Playwright cannot download its own browser here."""
+    """Launch the system's Chromium (Playwright cannot download its own browser here):
+    headless, its headless shell, the same build without the browser's windows, which
+    takes half the CPU of the whole browser (docs/testing.md); with ``--headed``, or
+    without the shell, the whole browser. ``CHROMIUM_PATH`` names another."""
+    headless = browser_type_launch_args.get("headless", True)
+    chromium = HEADLESS_SHELL if headless and os.path.exists(HEADLESS_SHELL) else CHROMIUM
     return {
         **browser_type_launch_args,
-        "executable_path": os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"),
+        "executable_path": os.environ.get("CHROMIUM_PATH", chromium),
         "args": [
             "--disable-gpu",
             "--disable-quic",
