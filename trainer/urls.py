@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import URLPattern, include, path
+from django.views import View
 
 from trainer.accounts import views as accounts
 from trainer.drills import views as drills
@@ -43,51 +46,32 @@ trainer_patterns = [
 #: with the throttled log-in and reset, a log-out page for a GET, and the pages' templates
 #: in the accounts feature's folder.
 PAGES = "trainer/accounts"
+
+
+def _page(
+    route: str, view: type[View[Any]], name: str, template: str = "", **options: Any
+) -> URLPattern:
+    """An account view at ``route``, drawn with its page in the accounts feature's folder
+    (the page named as the URL unless ``template`` says otherwise)."""
+    page = f"{PAGES}/{template or name}.html"
+    return path(route, view.as_view(template_name=page, **options), name=name)
+
+
 account_patterns = [
     path("signup/", accounts.signup, name="signup"),
-    path("login/", accounts.LoginView.as_view(template_name=f"{PAGES}/login.html"), name="login"),
+    _page("login/", accounts.LoginView, "login"),
     path("logout/", accounts.logout, name="logout"),
-    path(
-        "password_change/",
-        auth_views.PasswordChangeView.as_view(template_name=f"{PAGES}/password_change_form.html"),
-        name="password_change",
-    ),
-    path(
-        "password_change/done/",
-        auth_views.PasswordChangeDoneView.as_view(
-            template_name=f"{PAGES}/password_change_done.html"
-        ),
-        name="password_change_done",
-    ),
-    path(
-        "password_reset/",
-        accounts.PasswordResetView.as_view(
-            template_name=f"{PAGES}/password_reset_form.html",
-            email_template_name=f"{PAGES}/password_reset_email.html",
-            subject_template_name=f"{PAGES}/password_reset_subject.txt",
-        ),
-        name="password_reset",
-    ),
-    path(
-        "password_reset/done/",
-        auth_views.PasswordResetDoneView.as_view(template_name=f"{PAGES}/password_reset_done.html"),
-        name="password_reset_done",
-    ),
-    path(
-        "reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name=f"{PAGES}/password_reset_confirm.html"
-        ),
-        name="password_reset_confirm",
-    ),
-    path(
-        "reset/done/",
-        auth_views.PasswordResetCompleteView.as_view(
-            template_name=f"{PAGES}/password_reset_complete.html"
-        ),
-        name="password_reset_complete",
-    ),
-]
+    _page("password_change/", auth_views.PasswordChangeView, "password_change",
+          "password_change_form"),
+    _page("password_change/done/", auth_views.PasswordChangeDoneView, "password_change_done"),
+    _page("password_reset/", accounts.PasswordResetView, "password_reset", "password_reset_form",
+          email_template_name=f"{PAGES}/password_reset_email.html",
+          subject_template_name=f"{PAGES}/password_reset_subject.txt"),
+    _page("password_reset/done/", auth_views.PasswordResetDoneView, "password_reset_done"),
+    _page("reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView,
+          "password_reset_confirm"),
+    _page("reset/done/", auth_views.PasswordResetCompleteView, "password_reset_complete"),
+]  # fmt: skip
 
 urlpatterns = [
     path("", include((trainer_patterns, "trainer"))),

@@ -34,14 +34,15 @@ from trainer.shared.seats import DEFAULT_BANKROLL, DEFAULT_SEATS
 def chart(request: HtmxHttpRequest, preset: str = "european") -> HttpResponse:
     """A preset's exact basic-strategy chart, marked where the common chart differs."""
     strategy = selectors.strategy_for_preset(preset)
-    return _chart_page(request, strategy.rules, preset, strategy)
+    drill_rules, _notice = settings_of(request).rules_in_force()
+    return _chart_page(request, strategy.rules, preset, strategy, drill_rules=drill_rules)
 
 
 @require_GET
 def chart_yours(request: HtmxHttpRequest) -> HttpResponse:
     """The chart of the rules the player drills on, their own changes included (worked
     out in the background, within the analysis allowance, if no one has asked before)."""
-    rules, _notice = settings_of(request).rules_in_force()
+    rules, _notice = settings_of(request).rules_in_force()  # the rules the drills grade by
     if rules == PRESETS.get(rules.name):
         return redirect("trainer:chart", preset=rules.name)
     try:
@@ -56,13 +57,13 @@ def chart_yours(request: HtmxHttpRequest) -> HttpResponse:
         }
         limited = analysis is analyses.Analysis.LIMITED
         return render(request, "trainer/rules/chart.html", context, status=429 if limited else 200)
-    return _chart_page(request, rules, "yours", strategy)
+    return _chart_page(request, rules, "yours", strategy, drill_rules=rules)
 
 
 def _chart_page(
-    request: HtmxHttpRequest, rules: Rules, tab: str, strategy: Strategy
+    request: HtmxHttpRequest, rules: Rules, tab: str, strategy: Strategy, *, drill_rules: Rules
 ) -> HttpResponse:
-    drill_rules, _notice = settings_of(request).rules_in_force()
+    """A chart page; ``drill_rules`` are those the player's drills are graded by."""
     context = {
         "preset": tab,
         "rules": rules,
