@@ -11,6 +11,9 @@ its state (`to_json`) holds its deadlines.
 The cycle: a betting window (`Stage.BETTING`, ``betting_seconds``), then the round, each
 decision with its own deadline (``decision_seconds``; when it passes, `Round.auto_play`),
 bots and holders who left played at once, then the result shown (``result_seconds``).
+A new table's first window has no deadline (``deadline`` is infinite) until a first bet is
+placed: the opener, just arrived, is not unseated by a countdown that ran while the page
+loaded. Every later window runs its countdown from when it opens.
 
 Owners are opaque strings ("account 17"); ``"bot N"`` names the bot in seat N. Bad input
 or a move out of turn raises `IllegalActionError`, in a short English sentence, and
@@ -21,6 +24,8 @@ changes nothing (beyond the deadlines `advance` applied first).
 >>> table = LiveTable.new(DELUXE, now=0.0, shoe=Shoe.stacked("10s 9h 8d 7c 10h 5d"))
 >>> table.buy_in("ann", 100, now=1.0)
 >>> table.sit("ann", 3, now=2.0)
+>>> table.advance(60.0), table.deadline   # the first window waits for a first bet
+([], inf)
 >>> table.bet("ann", 3, 20, now=3.0)   # every seated person has bet: the round is dealt
 >>> table.stage, table.public("ann").turn.owner, "stand" in table.public("ann").legal
 (<Stage.PLAYING: 'playing'>, 'ann', True)
@@ -141,7 +146,8 @@ class LiveTable:
         self.result_seconds = result_seconds
         self.max_seats_per_owner = max_seats_per_owner
         self.stage = stage
-        #: When the current stage, or the awaited decision, ends.
+        #: When the current stage, or the awaited decision, ends (infinite: not yet known,
+        #: while a new table's first window waits for its first bet).
         self.deadline = deadline
         #: The round in play, or the last one played (shown until the next deal).
         self.round = current
@@ -172,8 +178,9 @@ class LiveTable:
         rng: random.Random | None = None,
     ) -> LiveTable:
         """A table with a fresh shoe (the system CSPRNG unless ``rng`` is given), its bots
-        seated with ``bot_bankroll`` chips each, and its first betting window open."""
-        start = seconds(now)
+        seated with ``bot_bankroll`` chips each, and its first betting window open, with
+        no deadline until a first bet is placed."""
+        seconds(now)  # refused unless a moment it can read, though the first window waits
         limits = limits if limits is not None else Limits()
         timings = (betting_seconds, decision_seconds, result_seconds)
         if any(type(t) not in (int, float) or not 0 < t < 3600 for t in timings):
@@ -204,7 +211,7 @@ class LiveTable:
             result_seconds=float(result_seconds),
             max_seats_per_owner=most,
             stage=Stage.BETTING,
-            deadline=start + betting_seconds,
+            deadline=math.inf,
         )
 
     # The clock -------------------------------------------------------------------------
@@ -531,8 +538,12 @@ class LiveTable:
         self.pairs = [bet for bet in self.pairs if bet.owner != owner]
 
     def _settle_window(self, at: float) -> None:
-        """Close betting early once every seated person has bet or sits out (with at
-        least one person seated): nobody seated has anything left to decide."""
+        """Start the first window's countdown at its first bet; close betting early once
+        every seated person has bet or sits out (with at least one person seated): nobody
+        seated has anything left to decide."""
+        first_bet = self.seat_bets or self.behind or self.pairs
+        if self.stage is Stage.BETTING and math.isinf(self.deadline) and first_bet:
+            self.deadline = at + self.betting_seconds
         people = [n for n, h in self.holders.items() if h.tier is None]
         if (
             self.stage is Stage.BETTING
@@ -704,7 +715,7 @@ class LiveTable:
             "seconds": [self.betting_seconds, self.decision_seconds, self.result_seconds],
             "max_seats_per_owner": self.max_seats_per_owner,
             "stage": self.stage.value,
-            "deadline": self.deadline,
+            "deadline": None if math.isinf(self.deadline) else self.deadline,
             "rounds": self.rounds,
             "holders": {str(n): h.to_json() for n, h in sorted(self.holders.items())},
             "seat_bets": {str(n): bet for n, bet in sorted(self.seat_bets.items())},
@@ -746,7 +757,7 @@ class LiveTable:
                 result_seconds=result,
                 max_seats_per_owner=int(data["max_seats_per_owner"]),
                 stage=Stage(data["stage"]),
-                deadline=float(data["deadline"]),
+                deadline=math.inf if data["deadline"] is None else float(data["deadline"]),
                 current=current,
             )
             table.rounds = int(data["rounds"])

@@ -421,7 +421,8 @@ class SharedTable(models.Model):
 
     The columns beside the state are copies of it that a query needs without parsing it:
     ``deadline`` (the stage or decision that ends next, so that a request can tell at a
-    glance whether the clock has something to apply), the lobby's figures, and how many
+    glance whether the clock has something to apply; none while a new table's first window
+    waits for its first bet), the lobby's figures, and how many
     rounds' bets are on record.
     """
 
@@ -429,7 +430,7 @@ class SharedTable(models.Model):
     rules_version = models.CharField(max_length=20)
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
-    deadline = models.DateTimeField(db_index=True)
+    deadline = models.DateTimeField(null=True, db_index=True)
     seats_taken = models.PositiveSmallIntegerField(default=0)
     minimum_bet = models.PositiveIntegerField()
     maximum_bet = models.PositiveIntegerField()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from datetime import UTC, datetime, timedelta
+from math import inf
 from typing import Any
 
 import pytest
@@ -52,7 +53,8 @@ BETTING, DECISION, RESULT = 15.0, 10.0, 5.0
 
 
 def live(cards: str | None = None, *, bots=(), **kwargs) -> LiveTable:
-    """A table opened at time 0 (betting closes at 15, decisions last 10, results 5)."""
+    """A table opened at time 0 (betting closes 15 s after the first bet, decisions last
+    10, results 5)."""
     shoe = Shoe.stacked(cards) if cards is not None else None
     return LiveTable.new(DELUXE, now=0.0, bots=bots, shoe=shoe, **kwargs)
 
@@ -113,6 +115,47 @@ def test_a_decision_gets_its_own_countdown_when_it_is_first_awaited():
     assert table.deadline == 14.0
 
 
+def test_a_new_tables_first_window_waits_for_a_first_bet_and_then_counts_down():
+    # The opener sits at 0 and reads the page for ten minutes: nothing runs out.
+    table = seated(live("10s 9h 9d 7c 2c"), ("ann", 3), ("bob", 5))
+    assert table.advance(600.0) == [] and table.deadline == inf
+    assert table.stage is Stage.BETTING and sorted(table.holders) == [3, 5]
+    assert table.public("ann").deadline == inf
+    table.bet("bob", 5, 20, now=600.0)  # the first bet: the normal countdown from now
+    assert table.deadline == 600.0 + BETTING
+    table.advance(600.0 + BETTING - 0.001)
+    assert table.stage is Stage.BETTING
+    notices = table.advance(600.0 + BETTING)  # ann did not bet: unseated as ever
+    assert kinds(notices)[:2] == ["unseated", "dealt"] and 3 not in table.holders
+
+
+def test_a_first_bet_withdrawn_leaves_the_countdown_running():
+    table = seated(live(), ("ann", 3), ("bob", 5))
+    table.bet("bob", 5, 20, now=2.0)
+    table.clear_bets("bob", now=3.0)
+    assert table.deadline == 2.0 + BETTING
+    assert kinds(table.advance(2.0 + BETTING)) == ["unseated", "unseated", "no_round"]
+
+
+def test_a_later_window_with_nobody_betting_closes_at_its_countdown():
+    # After the first round, a window opens with its countdown at once, bet or no bet.
+    table = seated(live("10s 9h 9d 7c 2c " + "2c 3d 4h 5s " * 10), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)  # dealt at once: ann 10 9 against the 9
+    table.act("ann", "stand", now=2.0)
+    assert table.stage is Stage.RESULT
+    opened = table.deadline
+    table.advance(opened)
+    assert table.stage is Stage.BETTING and table.deadline == opened + BETTING
+    assert kinds(table.advance(opened + BETTING)) == ["unseated", "no_round"]
+
+
+def test_a_waiting_first_window_is_stored_as_strict_json_and_read_back():
+    table = seated(live(), ("ann", 3))
+    text = json.dumps(table.to_json(), allow_nan=False)  # PostgreSQL's jsonb takes no inf
+    again = LiveTable.from_json(json.loads(text))
+    assert again.deadline == inf and again == table
+
+
 def test_betting_closes_at_its_deadline_and_unseats_a_seat_without_a_bet_returning_its_side_bets():
     # ann sits at 3 and does not bet; carl bets behind her and on her pair; bob bets on 5.
     table = seated(live("10s 9h 9d 7c 2c"), ("ann", 3), ("bob", 5))
@@ -121,7 +164,7 @@ def test_betting_closes_at_its_deadline_and_unseats_a_seat_without_a_bet_returni
     table.pair_bet("carl", 3, 10, now=1.0)
     table.bet("bob", 5, 20, now=2.0)
     assert table.stage is Stage.BETTING  # ann has not bet: the window stays open
-    notices = table.advance(BETTING)
+    notices = table.advance(1.0 + BETTING)  # counted from carl's first bet
     assert kinds(notices)[:4] == ["unseated", "behind_returned", "pair_returned", "dealt"]
     assert 3 not in table.holders
     assert table.balances["carl"] == 100
@@ -185,16 +228,21 @@ def test_a_seat_sitting_out_on_the_minimum_keeps_its_place_and_has_its_side_bets
 
 def test_without_a_persons_stake_no_round_is_dealt_and_a_quiet_table_waits_unplayed():
     table = live(bots=[BotSeat(1, "easy")])
+    table.buy_in("bob", 100, now=0.0)
+    table.bet_behind("bob", 1, 10, now=0.0)  # the first bet starts the countdown
+    table.clear_bets("bob", now=1.0)
     notices = table.advance(10_000.0)
     assert kinds(notices) == ["no_round"]  # the empty windows after it are skipped
     assert table.stage is Stage.BETTING and 10_000.0 < table.deadline <= 10_000.0 + BETTING
-    assert table.rounds == 0 and table.balances == {"bot 1": 1000}
+    assert table.rounds == 0 and table.balances == {"bot 1": 1000, "bob": 100}
 
 
 def test_a_watched_table_without_bets_keeps_only_its_latest_notices():
     # Polled every 5 s for an hour, nobody betting: a window closes with no round every
     # 15 s, and the stored state must not grow with each one.
     table = seated(live(), ("ann", 3))
+    table.buy_in("bob", 100, now=0.0)
+    table.pair_bet("bob", 3, 10, now=0.0)  # the first bet starts the countdown
     sizes = []
     for tick in range(1, 721):
         table.advance(5.0 * tick)
@@ -328,12 +376,12 @@ def test_a_fault_in_auto_play_voids_the_round_at_the_time_it_happened(monkeypatc
 
 
 def test_a_bettor_behind_a_bots_seat_decides_whether_to_follow_its_double():
-    # Nobody is seated but the normal bot (1): bob's bet behind it is dealt at 15. The
+    # Nobody is seated but the normal bot (1): bob's bet behind it is dealt at 16. The
     # bot doubles its 5s 6d = 11 against the 9h, and bob is asked to follow.
     table = live("5s 9h 6d 7c 10h 9d", bots=[BotSeat(1, "normal")])
     table.buy_in("bob", 100, now=0.0)
     table.bet_behind("bob", 1, 10, now=1.0)
-    table.advance(15.0)
+    table.advance(1.0 + BETTING)
     public = table.public("bob")
     assert public.turn is not None and public.turn.owner == "bob"
     assert public.turn.decision is Decision.FOLLOW_DOUBLE
@@ -559,7 +607,7 @@ def test_a_table_opens_with_settings_at_their_bounds_and_keeps_them():
         DELUXE, now=0.0, bots=[BotSeat(1, "easy"), BotSeat(7, "hard")], bot_bankroll=10,
         betting_seconds=0.5, decision_seconds=3599, result_seconds=1, max_seats_per_owner=1,
     )  # fmt: skip
-    assert (table.betting_seconds, table.decision_seconds, table.deadline) == (0.5, 3599.0, 0.5)
+    assert (table.betting_seconds, table.decision_seconds, table.deadline) == (0.5, 3599.0, inf)
     assert table.balances == {"bot 1": 10, "bot 7": 10}
     table.buy_in("ann", 100, now=0.0)
     table.sit("ann", 3, now=0.0)

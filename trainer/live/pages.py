@@ -121,9 +121,10 @@ class LiveTableView:
     #: The stage shown until the story reaches the round's end (None: no story to wait).
     stage_before: str | None
     #: When the stage or the awaited decision ends (seconds since the epoch), and how
-    #: many seconds are left as the page is drawn (the countdown without JavaScript).
+    #: many seconds are left as the page is drawn (the countdown without JavaScript);
+    #: None while a new table's first window waits for its first bet (no countdown).
     deadline: float
-    seconds_left: int
+    seconds_left: int | None
     rounds: int
     #: The dealer's cards; a face of None is the hole card, face down.
     dealer: tuple[StoryCard | None, ...]
@@ -139,6 +140,9 @@ class LiveTableView:
     #: The line after the story's last: the results and the new balance come then.
     story_end: int
     at_table: bool
+    #: The first seat the viewer may take as their second, where the page explains that
+    #: both carry the same bet (RULES.md §2); None if no second seat is offered.
+    same_bet_seat: int | None
     guest: bool
     balance: int
     #: The viewer's chips before the round's settlements paid them (None: none did),
@@ -213,7 +217,9 @@ class LiveTableView:
             if public.stage is Stage.RESULT and story.lines
             else None,
             deadline=public.deadline,
-            seconds_left=max(0, math.ceil(public.deadline - now)),
+            seconds_left=None
+            if math.isinf(public.deadline)
+            else max(0, math.ceil(public.deadline - now)),
             rounds=public.rounds,
             dealer=tuple(
                 None if card is None else StoryCard(CardFace.of(card), LINES.of(line))
@@ -230,6 +236,7 @@ class LiveTableView:
             events=tuple(EventLine(text, LINES.of(line)) for line, text in enumerate(story.lines)),
             story_end=len(story.lines),
             at_table=at_table,
+            same_bet_seat=next((s.number for s in seats if s.can_sit), None) if mine else None,
             guest=guest,
             balance=balance,
             balance_before=int(balance - paid) if paid else None,

@@ -35,7 +35,7 @@ from engine.rules import DELUXE
 from engine.shoe import Shoe
 from engine.table import BotSeat
 from engine.values import Action
-from trainer.live.table import LiveChange, LiveSnapshot, locked, moment
+from trainer.live.table import LiveChange, LiveSnapshot, deadline_of, locked
 from trainer.models import SharedTable
 from trainer.shared import unit_of_work
 from trainer.shared.owners import Owner
@@ -84,7 +84,7 @@ def open_table(
         rules_name=DELUXE.name,
         rules_version=DELUXE.version,
         state=table.to_json(),
-        deadline=moment(table.deadline),
+        deadline=deadline_of(table),
         seats_taken=len(table.holders),
         minimum_bet=table.limits.minimum,
         maximum_bet=table.limits.maximum,

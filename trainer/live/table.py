@@ -3,6 +3,7 @@ once (locked) and saved once, with the bets its rounds settled."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -22,6 +23,12 @@ _OVER = (Phase.SETTLED, Phase.VOIDED)
 def moment(seconds: float) -> datetime:
     """The engine's clock reading (seconds since the epoch) as the database keeps times."""
     return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+def deadline_of(table: LiveTable) -> datetime | None:
+    """The table's next deadline as the database keeps it: None while there is none (a
+    new table's first window, waiting for its first bet)."""
+    return None if math.isinf(table.deadline) else moment(table.deadline)
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,7 @@ class LiveChange:
         changes = {
             "state": table.to_json(),
             "version": loaded + 1,
-            "deadline": moment(table.deadline),
+            "deadline": deadline_of(table),
             "seats_taken": len(table.holders),
             "rounds_recorded": self.rounds_recorded,
             "closed_at": None if people else self.now,

@@ -121,9 +121,25 @@ def test_a_guest_cannot_open_a_table(clock: Clock) -> None:
 # The clock --------------------------------------------------------------------------------
 
 
+def test_a_new_table_waits_for_its_first_bet(clock: Clock) -> None:
+    ann, client = account("ann")
+    row = open_table(ann, clock, seats=[3])
+    assert row.deadline is None
+    clock.advance(3600)  # the opener reads the page for an hour (no idle close: she sits)
+    page = client.get(reverse("trainer:live-table", args=[row.pk])).content.decode()
+    assert 3 in stored(row).holders and "The countdown starts at the first bet." in page
+    assert "data-seconds-left" not in page
+    post(client, row, op="pair", seat=3, amount=20)  # her first bet starts the countdown
+    row.refresh_from_db()
+    assert row.deadline == clock() + timedelta(seconds=15)
+    page = client.get(reverse("trainer:live-table", args=[row.pk])).content.decode()
+    assert 'data-seconds-left="15"' in page
+
+
 def test_betting_closes_at_its_deadline_and_unseats_a_seat_without_a_bet(clock: Clock) -> None:
     ann, client = account("ann")
     row = open_table(ann, clock, seats=[3])
+    post(client, row, op="pair", seat=3, amount=20)  # a first bet starts the countdown
     clock.advance(14.9)  # the betting window is 15 s
     assert 3 in stored(row).holders and poll(client, row).status_code == 200
     assert 3 in stored(row).holders
@@ -161,6 +177,7 @@ def test_a_seat_that_does_not_act_is_auto_played_on_the_next_poll(clock: Clock) 
 def test_the_poll_answers_304_until_the_table_changes(clock: Clock) -> None:
     ann, client = account("ann")
     row = open_table(ann, clock, seats=[3])
+    post(client, row, op="pair", seat=3, amount=20)  # a first bet starts the countdown
     first = poll(client, row)
     assert first.status_code == 200 and first["ETag"]
     again = poll(client, row, first["ETag"])
@@ -325,6 +342,7 @@ def test_a_bet_behind_a_seat_freed_when_the_window_closed_is_refused(clock: Cloc
     _bob, bobs = account("bob")
     row = open_table(ann, clock, seats=[3], bots=[BotSeat(1, "hard")])
     post(bobs, row, op="join", amount=500)
+    post(anns, row, op="pair", seat=3, amount=20)  # a first bet starts the countdown
     clock.advance(16)  # the window closed (Ann without a bet: unseated, no round)
     poll(bobs, row)
     refused(bobs, row, "Seat 3 has no player", op="behind", seat=3, amount=20)
@@ -425,3 +443,11 @@ def test_a_poll_of_an_unchanged_table_parses_nothing(
 
     monkeypatch.setattr(LiveTable, "from_json", unread)
     assert poll(client, row, tag).status_code == 304
+
+
+def test_the_opening_form_says_two_seats_carry_the_same_bet(clock: Clock) -> None:
+    _ann, client = account("ann")
+    page = client.get(reverse("trainer:live-lobby")).content.decode()
+    seats = page.split("<fieldset>")[1].split("</fieldset>")[0]
+    assert "up to two seats" in seats
+    assert "Your two seats always carry the same bet" in seats

@@ -177,3 +177,30 @@ def test_the_story_names_a_holder_who_left_during_the_round() -> None:
         "Seat 3 (ann): Stand.",
         "Seat 3 (ann): Win, \u2066+10\u2069.",
     ]
+
+
+SAME_BET = "Your two seats always carry the same bet"
+
+
+def test_the_same_bet_rule_is_said_once_beside_the_seat_offered_as_ones_second() -> None:
+    table = seated(LiveTable.new(DELUXE, now=0.0), (ANN, 3))
+    table.buy_in(BOB, 500, now=0.0)
+    view, html = page(table, ANN)
+    assert view.same_bet_seat == 1 and html.count(SAME_BET) == 1
+    seat_one = html.split('data-testid="seat-1"')[1].split('data-testid="seat-2"')[0]
+    assert SAME_BET in seat_one and 'data-op="sit"' in seat_one
+    _view, html = page(table, BOB)  # a first seat: no rule to explain
+    assert SAME_BET not in html and 'data-op="sit"' in html
+    table.sit(ANN, 5, now=0.0)  # two seats held: none is offered, nor the rule
+    view, html = page(table, ANN)
+    assert view.same_bet_seat is None and SAME_BET not in html
+
+
+def test_a_new_tables_page_says_its_countdown_starts_at_the_first_bet() -> None:
+    table = seated(LiveTable.new(DELUXE, now=0.0), (ANN, 3))
+    view, html = page(table, ANN)
+    assert view.seconds_left is None and "The countdown starts at the first bet." in html
+    table.buy_in(BOB, 500, now=0.0)
+    table.bet_behind(BOB, 3, 20, now=0.0)
+    view, html = page(table, ANN)
+    assert view.seconds_left == 15 and 'data-seconds-left="15"' in html
