@@ -432,6 +432,8 @@ class SharedTable(models.Model):
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, db_index=True)
     seats_taken = models.PositiveSmallIntegerField(default=0)
+    #: The seconds each decision is given (the pace its opener chose).
+    decision_seconds = models.PositiveSmallIntegerField(default=10)
     minimum_bet = models.PositiveIntegerField()
     maximum_bet = models.PositiveIntegerField()
     #: The rounds whose settled bets are in the bet history (the table's rounds dealt,

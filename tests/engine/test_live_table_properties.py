@@ -214,3 +214,37 @@ def test_the_public_view_is_the_same_whatever_the_unseen_cards_are(data: st.Data
         other = with_unseen_cards_replaced(table, data)
         for viewer in (None, *PEOPLE):
             assert other.public(viewer) == table.public(viewer)
+
+
+@PROPERTY
+@given(st.data())
+def test_a_person_may_choose_their_play_at_every_moment_before_their_turn(
+    data: st.DataObject,
+) -> None:
+    """Time limits (WCAG 2.2.1): whatever the pace, a person never has to decide inside a
+    countdown, since from the deal until their seat's turn comes (insurance asked of
+    anyone, others' turns, bettors behind deciding to follow) they may choose their play
+    in advance (`LiveTable.preselect`) — unless their hand takes no decision (a natural)."""
+    table = random_table(data)
+    for number, holder in sorted(table.holders.items()):  # everyone seated bets: a deal
+        if holder.tier is None:
+            with contextlib.suppress(IllegalActionError):
+                table.bet(holder.owner, number, 10, now=0.0)
+    now, checked = 0.0, 0
+    for _step in range(data.draw(st.integers(10, 40), label="moves")):
+        now += data.draw(st.sampled_from(PAUSES), label="time passes")
+        with contextlib.suppress(IllegalActionError):
+            move(data, table, now)
+        rnd = table.round
+        if table.stage is not Stage.PLAYING or rnd is None or rnd.turn is None:
+            continue
+        order = [seat.number for seat in rnd.seats]
+        current = order.index(rnd.turn.seat)
+        for place, seat in enumerate(rnd.seats):
+            if seat.owner not in PEOPLE or seat.hands[0].closed:
+                continue
+            if rnd.phase is Phase.INSURANCE or place > current:
+                offered = {p.seat: p.allowed for p in table.public(seat.owner).preselections}
+                assert offered.get(seat.number), (rnd.phase, seat.number, rnd.turn)
+                checked += 1
+    event(f"hands checked before their turn: {min(checked, 5)}+")

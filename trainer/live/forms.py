@@ -9,18 +9,28 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.table import BotSeat
 from engine.values import Action
-from trainer.live.services import BUY_INS, LiveOp, LiveOrder
+from trainer.live.services import BUY_INS, PACES, LiveOp, LiveOrder
 from trainer.shared.seats import SEAT_CHOICES, SEATS, Sitter
 
 
 class OpenTableForm(forms.Form):
-    """A new live table: the chips its opener brings, and who takes each seat."""
+    """A new live table: the chips its opener brings, its pace, and who takes each seat."""
 
     buy_in = forms.TypedChoiceField(
         label=_("Chips you bring"),
         coerce=int,
         choices=[(amount, str(amount)) for amount in BUY_INS],
         initial=1000,
+    )
+    pace = forms.TypedChoiceField(
+        label=_("Seconds for each decision"),
+        coerce=int,
+        choices=[(seconds, str(seconds)) for seconds in PACES],
+        initial=PACES[1],
+        widget=forms.Select(attrs={"aria-describedby": "pace-hint"}),
+        # A form from before the choice asks for the pace it was offered first.
+        required=False,
+        empty_value=PACES[1],
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -125,6 +125,8 @@ class LiveTableView:
     #: None while a new table's first window waits for its first bet (no countdown).
     deadline: float
     seconds_left: int | None
+    #: The seconds each decision is given (the pace the table's opener chose).
+    pace: int
     rounds: int
     #: The dealer's cards; a face of None is the hole card, face down.
     dealer: tuple[StoryCard | None, ...]
@@ -163,7 +165,7 @@ class LiveTableView:
     @classmethod
     def of(
         cls, *, table_id: int, version: int, closed: bool, public: LivePublic,
-        names: Mapping[str, str], guest: bool, now: float,
+        names: Mapping[str, str], guest: bool, now: float, pace: int,
     ) -> LiveTableView:  # fmt: skip
         viewer = public.viewer
         betting = public.stage is Stage.BETTING and not closed
@@ -220,6 +222,7 @@ class LiveTableView:
             seconds_left=None
             if math.isinf(public.deadline)
             else max(0, math.ceil(public.deadline - now)),
+            pace=pace,
             rounds=public.rounds,
             dealer=tuple(
                 None if card is None else StoryCard(CardFace.of(card), LINES.of(line))

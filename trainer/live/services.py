@@ -44,6 +44,9 @@ from trainer.shared.unit_of_work import Moved, Refused
 
 #: The chips a person may bring to a table (as a practice table's bankroll).
 BUY_INS: tuple[int, ...] = (500, 1000, 5000)
+#: The seconds a table gives each decision, as its opener chooses (WCAG 2.2.1, timing
+#: adjustable); the opening form offers the middle one first.
+PACES: tuple[int, ...] = (10, 20, 30)
 
 
 def apply_deadlines(table_id: int, now: datetime) -> bool:
@@ -65,16 +68,21 @@ def apply_deadlines(table_id: int, now: datetime) -> bool:
 
 def open_table(
     *, user_id: int, bots: list[BotSeat], seats: list[int], buy_in: int, now: datetime,
-    shoe: Shoe | None = None,
+    pace: int = PACES[0], shoe: Shoe | None = None,
 ) -> SharedTable:  # fmt: skip
-    """A new Deluxe table: its bots seated, its opener bought in and in ``seats``."""
+    """A new Deluxe table: its bots seated, its opener bought in and in ``seats``, each
+    decision given ``pace`` seconds."""
     owner = Owner.account(user_id).name
     if buy_in not in BUY_INS:
         raise Refused(
             _("Not allowed: %(reason)s.") % {"reason": _("Choose one of the buy-ins offered")}
         )
+    if pace not in PACES:
+        raise Refused(
+            _("Not allowed: %(reason)s.") % {"reason": _("Choose one of the paces offered")}
+        )
     try:
-        table = LiveTable.new(DELUXE, now=now, bots=bots, shoe=shoe)
+        table = LiveTable.new(DELUXE, now=now, bots=bots, shoe=shoe, decision_seconds=pace)
         table.buy_in(owner, buy_in, now=now)
         for seat in seats:
             table.sit(owner, seat, now=now)
@@ -86,6 +94,7 @@ def open_table(
         state=table.to_json(),
         deadline=deadline_of(table),
         seats_taken=len(table.holders),
+        decision_seconds=pace,
         minimum_bet=table.limits.minimum,
         maximum_bet=table.limits.maximum,
         opened_by_id=user_id,

@@ -44,6 +44,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
                     bots=form.bots(),
                     seats=form.yours(),
                     buy_in=form.cleaned_data["buy_in"],
+                    pace=form.cleaned_data["pace"],
                     now=timezone.now(),
                 )
             except Refused as refused:
@@ -139,5 +140,6 @@ def _view(shown: LiveSnapshot, owner: Owner, now: Any) -> LiveTableView:
         public=public,
         names=selectors.player_names(public),
         guest=owner.user_id is None,
+        pace=int(shown.table.decision_seconds),
         now=now.timestamp(),
     )

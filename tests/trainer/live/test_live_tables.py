@@ -26,6 +26,7 @@ from engine.shoe import Shoe
 from engine.table import BotSeat
 from trainer.live import services
 from trainer.models import Bet, SharedTable
+from trainer.shared.unit_of_work import Refused
 
 pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
@@ -451,3 +452,57 @@ def test_the_opening_form_says_two_seats_carry_the_same_bet(clock: Clock) -> Non
     seats = page.split("<fieldset>")[1].split("</fieldset>")[0]
     assert "up to two seats" in seats
     assert "Your two seats always carry the same bet" in seats
+
+
+# The pace (WCAG 2.2.1: timing adjustable) ---------------------------------------------------
+
+
+def test_the_opener_chooses_the_pace_and_the_lobby_and_the_table_show_it(clock: Clock) -> None:
+    ann, client = account("ann")
+    data = {"buy_in": 500, "pace": 30, "seat_3": "you"}
+    response = client.post(reverse("trainer:live-lobby"), data)
+    row = SharedTable.objects.get()
+    assert response.status_code == 302 and row.decision_seconds == 30
+    assert stored(row).decision_seconds == 30
+    lobby = Client().get(reverse("trainer:live-lobby")).content.decode()
+    assert 'data-testid="pace">30<' in lobby
+    page = client.get(reverse("trainer:live-table", args=[row.pk])).content.decode()
+    assert "Each decision: 30 seconds" in page
+
+
+def test_the_opening_form_offers_the_middle_pace_first(clock: Clock) -> None:
+    _ann, client = account("ann")
+    page = client.get(reverse("trainer:live-lobby")).content.decode()
+    assert '<option value="20" selected>' in page
+    assert 'aria-describedby="pace-hint"' in page
+
+
+@pytest.mark.parametrize("pace", ["15", "0", "-10", "ten", "3600"])
+def test_a_pace_not_offered_is_refused_and_opens_nothing(clock: Clock, pace: str) -> None:
+    _ann, client = account("ann")
+    response = client.post(reverse("trainer:live-lobby"), {"buy_in": 500, "pace": pace})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not SharedTable.objects.exists()
+
+
+def test_the_service_refuses_a_pace_not_offered(clock: Clock) -> None:
+    ann, _client = account("ann")
+    with pytest.raises(Refused, match="Choose one of the paces offered"):
+        services.open_table(user_id=ann.pk, bots=[], seats=[3], buy_in=500, pace=15, now=clock())
+    assert not SharedTable.objects.exists()
+
+
+def test_a_slow_tables_decision_waits_its_whole_pace(clock: Clock) -> None:
+    ann, client = account("ann")
+    row = services.open_table(
+        user_id=ann.pk, bots=[], seats=[3], buy_in=500, pace=30, now=clock(),
+        shoe=Shoe.stacked(STAND_WINS),
+    )  # fmt: skip
+    post(client, row, op="bet", seat=3, amount=20)  # dealt at once: her 10 8 to play
+    clock.advance(29.9)
+    poll(client, row)
+    assert stored(row).stage.value == "playing"
+    clock.advance(0.2)
+    poll(client, row)
+    assert stored(row).stage.value == "result"  # auto-play stood for her at 30 s

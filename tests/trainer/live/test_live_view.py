@@ -31,7 +31,7 @@ def page(table: LiveTable, viewer: str | None) -> tuple[LiveTableView, str]:
     with translation.override("en"):
         view = LiveTableView.of(
             table_id=1, version=1, closed=False, public=table.public(viewer), names=NAMES,
-            guest=False, now=0.0,
+            guest=False, now=0.0, pace=20,
         )  # fmt: skip
         html = render_to_string("trainer/live/live_table.html#live", {"live": view, "error": None})
     return view, html
