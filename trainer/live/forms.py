@@ -28,9 +28,7 @@ class OpenTableForm(forms.Form):
         choices=[(seconds, str(seconds)) for seconds in PACES],
         initial=PACES[1],
         widget=forms.Select(attrs={"aria-describedby": "pace-hint"}),
-        # A form from before the choice asks for the pace it was offered first.
         required=False,
-        empty_value=PACES[1],
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -42,6 +40,10 @@ class OpenTableForm(forms.Form):
                 required=False,
                 initial=Sitter.YOU if seat == 4 else Sitter.EMPTY,
             )
+
+    def clean_pace(self) -> int:
+        """The pace offered first when left out (a form from before the choice)."""
+        return int(self.cleaned_data.get("pace") or PACES[1])
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in SEATS]
