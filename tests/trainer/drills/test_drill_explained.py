@@ -170,6 +170,31 @@ def test_a_timed_hand_answered_in_time_counts(client: Client) -> None:
     assert not drill.late and drill.is_correct and "Right: Hit (H)." in page
 
 
+def test_a_timed_hand_shows_its_seconds_left_and_says_only_the_limit_the_five_and_the_end(
+    client: Client,
+) -> None:
+    choose(client, time_limit="10")
+    page = client.get(DRILL).content.decode()
+    timer = page.split('data-testid="timer"')[1].split("</div>")[0]
+    # The seconds left as text, in a role="timer" (not read out at each change) …
+    assert re.search(r'role="timer"[^>]*>Seconds left: <span[^>]*data-timer-count>10<', timer)
+    # … and the two things said later, in the page's language, for the script to say.
+    assert 'data-say-five="5 seconds left."' in timer
+    assert 'data-say-up="Time is up: this hand counts as a miss."' in timer
+    assert "aria-live" not in timer  # nothing in it speaks by itself
+    # A hand dealt by htmx is said with its limit, once, by the page's live region.
+    dealt = client.post(DRILL, {"deal": "1"}, headers={"HX-Request": "true"}).content.decode()
+    said = dealt.split('id="announcement"')[1].split("</div>")[0]
+    assert "Answer within 10 seconds." in readable(said)
+
+
+def test_an_untimed_hand_has_no_countdown(client: Client) -> None:
+    page = client.get(DRILL).content.decode()
+    assert 'data-testid="timer"' not in page and 'role="timer"' not in page
+    dealt = client.post(DRILL, {"deal": "1"}, headers={"HX-Request": "true"}).content.decode()
+    assert "Answer within" not in dealt
+
+
 def test_a_timed_hand_answered_late_is_a_miss_by_the_servers_clock(client: Client) -> None:
     choose(client, time_limit="3")
     drill = rig(Drill.objects.get(answered_at=None), "10s 6h", "10d")
