@@ -160,6 +160,9 @@ class LiveTable:
         #: What the table did since the window before the round shown opened.
         self.notices: list[Notice] = []
         self._fresh: list[Notice] = []
+        #: Since when no person has held a seat (None while one does): how long the
+        #: table has stood empty of players, for its caller to close it when idle.
+        self.empty_since: float | None = None
 
     @classmethod
     def new(
@@ -180,7 +183,7 @@ class LiveTable:
         """A table with a fresh shoe (the system CSPRNG unless ``rng`` is given), its bots
         seated with ``bot_bankroll`` chips each, and its first betting window open, with
         no deadline until a first bet is placed."""
-        seconds(now)  # refused unless a moment it can read, though the first window waits
+        start = seconds(now)
         limits = limits if limits is not None else Limits()
         timings = (betting_seconds, decision_seconds, result_seconds)
         if any(type(t) not in (int, float) or not 0 < t < 3600 for t in timings):
@@ -199,7 +202,7 @@ class LiveTable:
             holders[bot.seat] = Holder(bot_owner(bot.seat), bot.tier)
         if type(bot_bankroll) is not int or bot_bankroll < limits.minimum:
             raise refused(Refusal.BOTS_BANKROLL, chips=limits.minimum)
-        return cls(
+        table = cls(
             rules,
             shoe if shoe is not None else Shoe.for_rules(rules, rng),
             balances={holder.owner: bot_bankroll for holder in holders.values()},
@@ -213,6 +216,8 @@ class LiveTable:
             stage=Stage.BETTING,
             deadline=math.inf,
         )
+        table.empty_since = start
+        return table
 
     # The clock -------------------------------------------------------------------------
 
@@ -380,6 +385,8 @@ class LiveTable:
 
     def _free(self, at: float, number: int, why: NoticeKind) -> None:
         holder = self.holders.pop(number)
+        if self.empty_since is None and all(h.tier is not None for h in self.holders.values()):
+            self.empty_since = at
         self.seat_bets.pop(number, None)
         self._note(at, why, number, holder.owner)
         if self.stage is Stage.BETTING:  # side bets on the seat go back now
@@ -432,6 +439,7 @@ class LiveTable:
         if self.balances.get(owner, 0) < self.limits.minimum:
             raise refused(Refusal.BUY_IN_TO_SIT, chips=self.limits.minimum)
         self.holders[seat] = Holder(owner)
+        self.empty_since = None
         self._settle_window(at)
 
     def leave(self, owner: str, seat: int, *, now: Now) -> None:
@@ -722,6 +730,7 @@ class LiveTable:
             "behind": [[b.seat, b.owner, b.amount] for b in self.behind],
             "pairs": [[b.seat, b.owner, b.amount] for b in self.pairs],
             "notices": [[n.at, n.kind.value, n.seat, n.owner, n.amount] for n in self.notices],
+            "empty_since": self.empty_since,
         }
         data.update(table_state_to_json(self.round, self.rules, self.shoe, self.balances))
         return data
@@ -768,6 +777,10 @@ class LiveTable:
                 Notice(float(at), NoticeKind(kind), seat, owner, amount)
                 for at, kind, seat, owner, amount in data["notices"]
             ]
+            # A table stored before this was kept, with nobody seated: empty for long.
+            people = any(holder.tier is None for holder in holders.values())
+            since = data.get("empty_since", None if people else 0.0)
+            table.empty_since = None if since is None else float(since)
         except (AttributeError, KeyError, TypeError, ValueError, IllegalActionError) as error:
             raise StateError(f"not a valid live table: {error}") from None
         return table

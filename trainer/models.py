@@ -432,6 +432,10 @@ class SharedTable(models.Model):
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, db_index=True)
     seats_taken = models.PositiveSmallIntegerField(default=0)
+    #: The people with chips at the table (seated or not; bots aside).
+    people = models.PositiveSmallIntegerField(default=0)
+    #: Since when no person has held a seat (None while one does): an idle table closes.
+    empty_since = models.DateTimeField(null=True, blank=True, db_index=True)
     #: The seconds each decision is given (the pace its opener chose).
     decision_seconds = models.PositiveSmallIntegerField(default=10)
     minimum_bet = models.PositiveIntegerField()

@@ -958,3 +958,41 @@ def test_a_hand_played_out_for_a_leaver_starts_the_next_players_countdown():
     table.leave("ann", 1, now=4.0)
     assert table.round is not None and table.round.turn is not None
     assert table.round.turn.owner == "bob" and table.deadline == 14.0
+
+
+# How long a table has stood empty of players (for its idle close) -------------------------
+
+
+def test_a_table_is_empty_from_its_opening_until_a_person_sits():
+    table = live(bots=[BotSeat(1, "easy")])
+    assert table.empty_since == 0.0
+    seated(table, ("ann", 3))
+    assert table.empty_since is None
+
+
+def test_a_table_is_empty_from_when_its_last_persons_seat_is_freed():
+    table = seated(live(), ("ann", 3), ("bob", 5))
+    table.leave("ann", 3, now=3.0)
+    assert table.empty_since is None  # bob still sits
+    table.cash_out("bob", now=4.0)  # his seat is freed with his chips
+    assert table.empty_since == 4.0
+    table.advance(1_000.0)
+    assert table.empty_since == 4.0  # still empty since then, however long
+
+
+def test_a_seat_freed_by_the_clock_dates_the_emptiness_to_the_deadline_not_the_reading():
+    table = seated(live(), ("ann", 3))
+    table.buy_in("bob", 100, now=0.0)
+    table.pair_bet("bob", 3, 10, now=1.0)  # the countdown: betting closes at 16
+    table.advance(5_000.0)  # read long after: ann was unseated at 16
+    assert table.empty_since == 1.0 + BETTING
+    again = LiveTable.from_json(json.loads(json.dumps(table.to_json())))
+    assert again.empty_since == 1.0 + BETTING
+
+
+def test_a_table_stored_before_emptiness_was_kept_reads_as_long_empty_only_without_players():
+    empty, taken = live(), seated(live(), ("ann", 3))
+    for table, expected in ((empty, 0.0), (taken, None)):
+        data = table.to_json()
+        del data["empty_since"]
+        assert LiveTable.from_json(data).empty_since == expected

@@ -16,26 +16,32 @@ absolute values (a bet of 50, seat 3) and are taken from any version.
 
 Chips: a person buys in on joining (`BUY_INS`) and the chips stay at that table;
 cashing out leaves with them, to nowhere (virtual chips, no wallet). When the last
-person has cashed out the table closes.
+person has cashed out the table closes; so does a table where no person has sat for
+`IDLE` (everyone there cashed out), when the next request — the lobby's included — finds
+it so. One account may have at most `MOST_OPEN` tables open that it opened and is still at.
 """
 
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.errors import IllegalActionError
+from engine.live_public import Stage
 from engine.live_table import LiveTable
 from engine.rules import DELUXE
 from engine.shoe import Shoe
 from engine.table import BotSeat
 from engine.values import Action
-from trainer.live.table import LiveChange, LiveSnapshot, deadline_of, locked
+from trainer.live.table import LiveChange, LiveSnapshot, deadline_of, locked, moment
 from trainer.models import SharedTable
 from trainer.shared import unit_of_work
 from trainer.shared.owners import Owner
@@ -47,23 +53,64 @@ BUY_INS: tuple[int, ...] = (500, 1000, 5000)
 #: The seconds a table gives each decision, as its opener chooses (WCAG 2.2.1, timing
 #: adjustable); the opening form offers the middle one first.
 PACES: tuple[int, ...] = (10, 20, 30)
+#: A table where no person has sat for this long closes (the lobby says so).
+IDLE = timedelta(minutes=10)
+#: The open tables one account may have opened and still be at.
+MOST_OPEN = 2
+
+
+def _due(now: datetime) -> Q:
+    """A table with a deadline passed, or empty of players for `IDLE`: something to apply
+    (indexed columns; nothing parsed otherwise)."""
+    return Q(closed_at__isnull=True) & (Q(deadline__lte=now) | Q(empty_since__lte=now - IDLE))
 
 
 def apply_deadlines(table_id: int, now: datetime) -> bool:
-    """Apply the deadlines passed by ``now``, if the stored deadline says one has (a
-    query on an indexed column; no parsing otherwise). Whether the table changed."""
-    due = SharedTable.objects.filter(pk=table_id, deadline__lte=now, closed_at__isnull=True)
-    if not due.exists():
+    """Apply the deadlines passed by ``now``, and close the table if no person has sat
+    at it for `IDLE`, if its stored columns say either is due. Whether it changed."""
+    if not SharedTable.objects.filter(_due(now), pk=table_id).exists():
         return False
     with transaction.atomic():
         change = locked(table_id, now)
+        if change.row.closed_at is not None:  # another request closed it first
+            return False
         before = change.table.deadline
         change.table.advance(now)
-        if change.table.deadline == before:  # another request applied them first
-            return False
         change.record_settled()
+        closed = _close_if_idle(change.table, now)
+        if change.table.deadline == before and not closed:  # another applied them first
+            return False
         change.save()
     return True
+
+
+def _close_if_idle(table: LiveTable, now: datetime) -> bool:
+    """Cash out every person at a table no person has sat at for `IDLE` (not while a
+    round is in play: it ends first). The save then closes it, as at the last cash-out."""
+    since = table.empty_since
+    if since is None or now.timestamp() - since < IDLE.total_seconds():
+        return False
+    if table.stage is Stage.PLAYING:
+        return False
+    for name in [name for name in table.balances if Owner.named(name) is not None]:
+        table.cash_out(name, now=now)
+    return True
+
+
+def tables_brought_up(table_ids: list[int], now: datetime) -> bool:
+    """Apply what is due at each of these tables (the lobby's page) so that what it
+    shows is current. Whether any changed."""
+    due = SharedTable.objects.filter(_due(now), pk__in=table_ids).values_list("pk", flat=True)
+    changed = [apply_deadlines(table_id, now) for table_id in list(due)]  # each, not the first
+    return any(changed)
+
+
+def idle_tables_closed(now: datetime, *, most: int = 50) -> int:
+    """Close up to ``most`` tables empty of players for `IDLE` (the lobby's read: no
+    background worker does it). How many closed."""
+    idle = SharedTable.objects.filter(closed_at__isnull=True, empty_since__lte=now - IDLE)
+    ids = list(idle.values_list("pk", flat=True)[:most])
+    return sum(apply_deadlines(table_id, now) for table_id in ids)
 
 
 def open_table(
@@ -81,6 +128,35 @@ def open_table(
         raise Refused(
             _("Not allowed: %(reason)s.") % {"reason": _("Choose one of the paces offered")}
         )
+    with transaction.atomic():
+        # The account's row, locked: its openings take turns, so that two at once cannot
+        # both find one table open and each make a second.
+        get_user_model().objects.select_for_update().filter(pk=user_id).first()
+        if _tables_at(user_id, owner, now) >= MOST_OPEN:
+            raise Refused(
+                ngettext(
+                    "You have %(count)s table open already: cash out of it to open another.",
+                    "You have %(count)s tables open already: cash out of one to open another.",
+                    MOST_OPEN,
+                )
+                % {"count": MOST_OPEN}
+            )
+        return _opened(owner, user_id, bots, seats, buy_in, now, pace, shoe)
+
+
+def _tables_at(user_id: int, owner: str, now: datetime) -> int:
+    """The open tables the account opened and is still at (those found idle closed)."""
+    opened = SharedTable.objects.filter(opened_by_id=user_id, closed_at__isnull=True)
+    for table_id in opened.values_list("pk", flat=True):
+        apply_deadlines(table_id, now)
+    states = opened.values_list("state", flat=True)
+    return sum(owner in LiveTable.from_json(state).balances for state in states)
+
+
+def _opened(
+    owner: str, user_id: int, bots: list[BotSeat], seats: list[int], buy_in: int,
+    now: datetime, pace: int, shoe: Shoe | None,
+) -> SharedTable:  # fmt: skip
     try:
         table = LiveTable.new(DELUXE, now=now, bots=bots, shoe=shoe, decision_seconds=pace)
         table.buy_in(owner, buy_in, now=now)
@@ -94,6 +170,8 @@ def open_table(
         state=table.to_json(),
         deadline=deadline_of(table),
         seats_taken=len(table.holders),
+        people=1,  # the opener, bought in
+        empty_since=None if table.empty_since is None else moment(table.empty_since),
         decision_seconds=pace,
         minimum_bet=table.limits.minimum,
         maximum_bet=table.limits.maximum,

@@ -91,6 +91,8 @@ class LiveChange:
             "version": loaded + 1,
             "deadline": deadline_of(table),
             "seats_taken": len(table.holders),
+            "people": len(people),
+            "empty_since": None if table.empty_since is None else moment(table.empty_since),
             "rounds_recorded": self.rounds_recorded,
             "closed_at": None if people else self.now,
         }

@@ -28,10 +28,12 @@ from trainer.shared.htmx import HtmxHttpRequest
 from trainer.shared.owners import Owner, owner_of
 from trainer.shared.unit_of_work import NotFound, Refused
 
+IDLE_MINUTES = int(services.IDLE.total_seconds() // 60)
+
 
 @require_http_methods(["GET", "POST"])
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    """The open tables, and a form for an account to open one."""
+    """The open tables, current as of now, and a form for an account to open one."""
     form = OpenTableForm(request.POST or None)
     error: str | None = None
     if request.method == "POST":
@@ -51,7 +53,12 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
                 error = str(refused)
             else:
                 return redirect("trainer:live-table", table_id=row.pk)
-    context = {"form": form, "tables": selectors.open_tables(), "error": error}
+    now = timezone.now()
+    services.idle_tables_closed(now)
+    page = selectors.lobby_page(request.GET.get("page"))
+    if services.tables_brought_up([row.pk for row in page], now):
+        page = selectors.lobby_page(request.GET.get("page"))  # the counts as they are now
+    context = {"form": form, "page": page, "error": error, "idle_minutes": IDLE_MINUTES}
     status = 400 if error or form.errors else 200
     return render(request, "trainer/live/live_lobby.html", context, status=status)
 
