@@ -173,6 +173,9 @@ def test_chips_are_conserved_refusals_change_nothing_and_every_round_ends(
             counted = table.rounds
             for person in PEOPLE:
                 won[person] += rnd.net(person)
+        # Since when the table has stood empty of players: known exactly while it is.
+        someone_sits = any(holder.tier is None for holder in table.holders.values())
+        assert (table.empty_since is None) is someone_sits
         riding = person_stakes(table)
         for person in PEOPLE:
             balance = table.balances.get(person, 0)

@@ -142,8 +142,8 @@ class LiveTableView:
     #: The line after the story's last: the results and the new balance come then.
     story_end: int
     at_table: bool
-    #: The first seat the viewer may take as their second, where the page explains that
-    #: both carry the same bet (RULES.md §2); None if no second seat is offered.
+    #: The first seat the viewer may take as their second (None if none is offered):
+    #: where one is, the page says that both carry the same bet (RULES.md §2).
     same_bet_seat: int | None
     guest: bool
     balance: int

@@ -182,13 +182,13 @@ def test_the_story_names_a_holder_who_left_during_the_round() -> None:
 SAME_BET = "Your two seats always carry the same bet"
 
 
-def test_the_same_bet_rule_is_said_once_beside_the_seat_offered_as_ones_second() -> None:
+def test_the_same_bet_rule_is_said_once_under_the_seats_offered_as_ones_second() -> None:
     table = seated(LiveTable.new(DELUXE, now=0.0), (ANN, 3))
     table.buy_in(BOB, 500, now=0.0)
     view, html = page(table, ANN)
     assert view.same_bet_seat == 1 and html.count(SAME_BET) == 1
-    seat_one = html.split('data-testid="seat-1"')[1].split('data-testid="seat-2"')[0]
-    assert SAME_BET in seat_one and 'data-op="sit"' in seat_one
+    seats = html.split('data-testid="seat-1"')[1].split("</ol>")
+    assert 'data-op="sit"' in seats[0] and SAME_BET in seats[1].split("</div>")[0]
     _view, html = page(table, BOB)  # a first seat: no rule to explain
     assert SAME_BET not in html and 'data-op="sit"' in html
     table.sit(ANN, 5, now=0.0)  # two seats held: none is offered, nor the rule
