@@ -99,8 +99,14 @@ def _close_if_idle(table: LiveTable, now: datetime) -> bool:
 
 def tables_brought_up(table_ids: list[int], now: datetime) -> bool:
     """Apply what is due at each of these tables (the lobby's page) so that what it
-    shows is current. Whether any changed."""
-    due = SharedTable.objects.filter(_due(now), pk__in=table_ids).values_list("pk", flat=True)
+    shows is current. Whether any changed.
+
+    Only where a count could move: a deadline passed with a person seated (who may be
+    unseated), or an idle close. A table nobody sits at opens and closes an empty window
+    every 15 s, which changes none of its figures: left to the next request at it."""
+    seated = Q(deadline__lte=now, empty_since__isnull=True)
+    counts = Q(closed_at__isnull=True) & (seated | Q(empty_since__lte=now - IDLE))
+    due = SharedTable.objects.filter(counts, pk__in=table_ids).values_list("pk", flat=True)
     changed = [apply_deadlines(table_id, now) for table_id in list(due)]  # each, not the first
     return any(changed)
 

@@ -231,3 +231,22 @@ def test_the_lobbys_seat_counts_are_current_without_anyone_at_the_table(clock: C
     assert "1 of 7" in row_of(page, row)  # the bot alone: both were unseated
     row.refresh_from_db()
     assert row.seats_taken == 1 and row.people == 2
+
+
+def test_the_lobby_leaves_a_quiet_tables_empty_windows_to_the_next_request_at_it(
+    clock: Clock,
+) -> None:
+    # Nobody sits at it: its empty windows change no figure the lobby shows, so the lobby
+    # does not write it every 15 s (the next request at the table applies them).
+    ann, anns = account("ann")
+    row = open_table(ann, clock, seats=[3], bots=[BotSeat(1, "easy")])
+    post(anns, row, op="pair", seat=3, amount=20)
+    clock.advance(16)
+    lobby()  # she is unseated: a count moved, applied
+    row.refresh_from_db()
+    version = row.version
+    assert row.seats_taken == 1 and row.empty_since is not None
+    clock.advance(60)  # four empty windows passed
+    assert "1 of 7" in row_of(lobby(), row)
+    row.refresh_from_db()
+    assert row.version == version
