@@ -43,7 +43,7 @@ def unexpected(outcomes: list[Any]) -> list[Any]:
 
 
 def setting(now: datetime) -> tuple[Owner, Owner, int]:
-    """Ann on seat 3 and Bob joined, at a new table (betting open until now + 15 s)."""
+    """Ann on seat 3 and Bob joined, at a new table (betting open, waiting for a first bet)."""
     users = get_user_model().objects
     ann, bob = (users.create_user(f"{name}{users.count()}") for name in ("ann", "bob"))
     row = open_table(
