@@ -35,6 +35,7 @@ IDLE_MINUTES = int(services.IDLE.total_seconds() // 60)
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     """The open tables, current as of now, and a form for an account to open one."""
     form = OpenTableForm(request.POST or None)
+    now = timezone.now()
     error: str | None = None
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -47,13 +48,12 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
                     seats=form.yours(),
                     buy_in=form.cleaned_data["buy_in"],
                     pace=form.cleaned_data["pace"],
-                    now=timezone.now(),
+                    now=now,
                 )
             except Refused as refused:
                 error = str(refused)
             else:
                 return redirect("trainer:live-table", table_id=row.pk)
-    now = timezone.now()
     services.idle_tables_closed(now)
     page = selectors.lobby_page(request.GET.get("page"))
     if services.tables_brought_up([row.pk for row in page], now):
