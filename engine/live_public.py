@@ -49,6 +49,9 @@ class NoticeKind(StrEnum):
     UNSEATED = "unseated"
     #: A seat sat out this round (announced); one more in a row frees it.
     SAT_OUT = "sat_out"
+    #: A seat that played the last round has no bet in this one: kept for this round
+    #: only (freed after the next without a bet).
+    KEPT_NO_BET = "kept_no_bet"
     #: A seat sat out a second round in a row: freed.
     FREED_SAT_OUT = "freed_sat_out"
     #: A seat's holder cannot cover the minimum bet at the start of a round: freed.

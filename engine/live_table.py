@@ -83,7 +83,7 @@ def seconds(now: Now) -> float:
 class Holder:
     """Who holds a seat between rounds, and how the seat stands with the rules."""
 
-    __slots__ = ("leaving", "owner", "rounds_out", "sitting_out", "tier")
+    __slots__ = ("leaving", "owner", "played", "rounds_out", "sitting_out", "tier")
 
     def __init__(
         self,
@@ -93,19 +93,25 @@ class Holder:
         sitting_out: bool = False,
         rounds_out: int = 0,
         leaving: bool = False,
+        played: bool = False,
     ) -> None:
         self.owner = owner
         #: The bot's tier; None for a person.
         self.tier = tier
         #: Announced, in this betting window, to sit out the coming round.
         self.sitting_out = sitting_out
-        #: Rounds sat out in a row.
+        #: Rounds sat out in a row (announced, or kept without a bet).
         self.rounds_out = rounds_out
         #: Left during the round in play: freed when it ends, played by auto-play.
         self.leaving = leaving
+        #: The seat has played a round (with a seat bet) since it was taken: a window
+        #: closing without its bet then keeps it for that round (RULES.md §2).
+        self.played = played
 
     def to_json(self) -> list[Any]:
-        return [self.owner, self.tier, self.sitting_out, self.rounds_out, self.leaving]
+        return [
+            self.owner, self.tier, self.sitting_out, self.rounds_out, self.leaving, self.played
+        ]  # fmt: skip
 
 
 class LiveTable:
@@ -247,9 +253,14 @@ class LiveTable:
             holder = self.holders[number]
             if holder.tier is not None:
                 continue
+            # A seat that played a round and has no bet in the next keeps its place for
+            # that round and is freed after it (the document's rule), like one that
+            # announced it sits out; a seat that never played is freed at once.
+            kept = holder.played and holder.rounds_out == 0
             if number in self.seat_bets:
                 holder.rounds_out = 0
-            elif not holder.sitting_out:
+                holder.played = True
+            elif not (holder.sitting_out or kept):
                 self._free(at, number, NoticeKind.UNSEATED)
             else:
                 holder.rounds_out += 1
@@ -257,8 +268,10 @@ class LiveTable:
                     self._free(at, number, NoticeKind.FREED_SAT_OUT)
                 elif self.balances.get(holder.owner, 0) < self.limits.minimum:
                     self._free(at, number, NoticeKind.FREED_SHORT)
-                else:
+                elif holder.sitting_out:
                     self._note(at, NoticeKind.SAT_OUT, number, holder.owner)
+                else:
+                    self._note(at, NoticeKind.KEPT_NO_BET, number, holder.owner)
             holder.sitting_out = False
         playing = set(self.seat_bets) | {n for n, h in self.holders.items() if h.tier}
         for kind, bets in ((NoticeKind.BEHIND_RETURNED, self.behind),
@@ -729,8 +742,9 @@ class LiveTable:
                     sitting_out=bool(s),
                     rounds_out=int(r),
                     leaving=bool(lv),
+                    played=bool(rest[0]) if rest else False,
                 )  # fmt: skip
-                for n, (o, t, s, r, lv) in data["holders"].items()
+                for n, (o, t, s, r, lv, *rest) in data["holders"].items()
             }
             if any(h.tier is not None and h.tier not in TIERS for h in holders.values()):
                 raise ValueError("unknown bot tier")

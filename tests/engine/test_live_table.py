@@ -148,6 +148,51 @@ def test_a_seat_may_sit_out_one_round_and_is_freed_after_a_second_in_a_row():
     assert Notice(8.0, NoticeKind.FREED_SAT_OUT, 5, "bob") in table.notices
 
 
+def test_a_seat_that_played_a_round_and_places_no_bet_is_kept_for_that_round_then_freed():
+    # Round 1 (dealt at 1, both bet): ann 10s 10h = 20, bob 10d 9c = 19, dealer 7c 10c =
+    # 17; both stand at 2, the result shows until 7. In the next window only bob bets:
+    # it closes at its deadline, 22, and ann (who played round 1) keeps her seat for
+    # round 2, which bob plays alone (9s 10h against 7d 10d; he stands at 23, the result
+    # shows until 28). With no bet again when that window closes at 43, she is freed.
+    table = seated(
+        live("10s 10d 7c 10h 9c 10c  9s 7d 10h 10d  9s 7d 10h 10d"), ("ann", 3), ("bob", 5)
+    )
+    table.bet("ann", 3, 20, now=1.0)
+    table.bet("bob", 5, 20, now=1.0)
+    table.act("ann", "stand", now=2.0)
+    table.act("bob", "stand", now=2.0)
+    table.bet("bob", 5, 20, now=8.0)
+    assert table.stage is Stage.BETTING  # ann has not bet: the window stays open
+    notices = table.advance(7.0 + BETTING)
+    assert Notice(22.0, NoticeKind.KEPT_NO_BET, 3, "ann") in notices
+    assert 3 in table.holders and table.stage is Stage.PLAYING
+    assert table.round is not None and [seat.number for seat in table.round.seats] == [5]
+    assert LiveTable.from_json(table.to_json()) == table
+    table.act("bob", "stand", now=23.0)
+    table.bet("bob", 5, 20, now=29.0)
+    notices = table.advance(28.0 + BETTING)
+    assert Notice(43.0, NoticeKind.UNSEATED, 3, "ann") in notices and 3 not in table.holders
+
+
+def test_a_seat_kept_without_a_bet_is_back_in_full_once_it_bets_again():
+    # ann plays round 1, has no bet in round 2 (kept), bets in round 3 and has no bet in
+    # round 4: kept again, since she played the round before it.
+    table = seated(live(rng=random.Random(25)), ("ann", 3), ("bob", 5))
+    table.bet("ann", 3, 20, now=1.0)
+    table.bet("bob", 5, 20, now=1.0)
+    kept = []
+    for window in range(3):
+        while table.stage is not Stage.BETTING:
+            table.advance(table.deadline)
+        opened = table.deadline - BETTING
+        table.bet("bob", 5, 20, now=opened)
+        if window == 1:
+            table.bet("ann", 3, 20, now=opened)
+        notices = table.advance(table.deadline)
+        kept.append(Notice(opened + BETTING, NoticeKind.KEPT_NO_BET, 3, "ann") in notices)
+    assert kept == [True, False, True] and 3 in table.holders
+
+
 def test_a_holder_who_cannot_cover_the_minimum_when_the_round_starts_is_freed():
     # ann's 10 chips go on 10 7 against the dealer's 10 K (bob's 10 K pushes): lost.
     # Next round she sits out, with 0 chips.
@@ -499,7 +544,7 @@ def test_leaving_in_the_betting_window_frees_the_seat_and_returns_the_bets_on_it
 
 
 def test_clearing_ones_bets_withdraws_every_bet_of_the_window():
-    table = seated(live(), ("ann", 3), ("bob", 5))
+    table = seated(live(rng=random.Random(25)), ("ann", 3), ("bob", 5))
     table.bet("ann", 3, 20, now=1.0)
     table.bet_behind("ann", 5, 10, now=1.0)
     assert table.public("ann").committed == 30
@@ -724,7 +769,7 @@ def test_cashing_out_in_the_window_takes_back_the_bets_placed():
 
 
 def test_sitting_out_withdraws_the_seat_bet():
-    table = seated(live(), ("ann", 3), ("bob", 5))
+    table = seated(live(rng=random.Random(25)), ("ann", 3), ("bob", 5))
     table.bet("ann", 3, 20, now=1.0)
     table.sit_out("ann", 3, now=2.0)
     assert table.public("ann").committed == 0 and table.public("ann").seats[0].bet is None

@@ -53,6 +53,9 @@ DECISION_LABELS: dict[Decision, Promise] = {
 NOTICE_LABELS: dict[NoticeKind, Promise] = {
     NoticeKind.UNSEATED: gettext_lazy("Seat %(seat)s had no bet when betting closed: freed."),
     NoticeKind.SAT_OUT: gettext_lazy("Seat %(seat)s sits this round out."),
+    NoticeKind.KEPT_NO_BET: gettext_lazy(
+        "No bet from seat %(seat)s this round: the seat is kept for this round only."
+    ),
     NoticeKind.FREED_SAT_OUT: gettext_lazy("Seat %(seat)s sat out two rounds: freed."),
     NoticeKind.FREED_SHORT: gettext_lazy("Seat %(seat)s cannot cover the minimum bet: freed."),
     NoticeKind.LEFT: gettext_lazy("%(name)s left seat %(seat)s."),

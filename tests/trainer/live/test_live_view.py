@@ -177,3 +177,23 @@ def test_the_story_names_a_holder_who_left_during_the_round() -> None:
         "Seat 3 (ann): Stand.",
         "Seat 3 (ann): Win, \u2066+10\u2069.",
     ]
+
+
+def test_a_seat_kept_without_a_bet_is_told_on_the_page() -> None:
+    # Ann and Bob play a round (both stand on 20 and 19 against 17); in the next window
+    # only Bob bets, so at its close Ann's seat is kept for the round Bob plays alone.
+    table = seated(
+        LiveTable.new(DELUXE, now=0.0, shoe=Shoe.stacked("10s 10d 7c 10h 9c 10c 9s 7d 10h 10d")),
+        (ANN, 3),
+        (BOB, 5),
+    )
+    table.bet(ANN, 3, 10, now=1.0)
+    table.bet(BOB, 5, 10, now=1.0)
+    table.act(ANN, "stand", now=2.0)
+    table.act(BOB, "stand", now=2.0)
+    table.bet(BOB, 5, 10, now=8.0)
+    table.advance(table.deadline)
+    view, html = page(table, ANN)
+    kept = [line for line in view.notices if "seat 3" in line.lower() and "kept" in line]
+    assert len(kept) == 1 and kept[0] in html
+    assert not any("freed" in line for line in view.notices)
