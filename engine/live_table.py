@@ -160,6 +160,12 @@ class LiveTable:
         #: What the table did since the window before the round shown opened.
         self.notices: list[Notice] = []
         self._fresh: list[Notice] = []
+        #: Owners absent from the round in play: a decision of theirs timed out, so the
+        #: system finishes the rest of their round at once (RULES.md §2, timeout).
+        self.absent: set[str] = set()
+        #: The step (seat, hand; hand None for insurance) whose decision window the
+        #: deadline closes: the questions its bettors behind are asked share it.
+        self.window: tuple[int, int | None] | None = None
 
     @classmethod
     def new(
@@ -300,6 +306,8 @@ class LiveTable:
         rnd = Round(self.rules, self.shoe, balances=self.balances)
         self.round = rnd
         self.rounds += 1
+        self.absent = set()
+        self.window = None
         self.stage = Stage.PLAYING
         self._note(at, NoticeKind.DEALT, amount=self.rounds)
         for number in sorted(self.holders):
@@ -326,22 +334,30 @@ class LiveTable:
     def _time_out(self, at: float) -> None:
         """The decision awaited ran out of time: the system finishes that hand at once
         (RULES.md §2: hit at 11 or less, aces as 11 unless that busts, then stand; no to
-        insurance and to following), and the round goes on."""
+        insurance and to following), and the rest of that owner's round too, with no
+        countdown of its own (`_play_on`); the round goes on."""
         rnd = self.round
         assert rnd is not None
         turn = rnd.turn
         if turn is not None:
             self._note(at, NoticeKind.TIMED_OUT, turn.seat, turn.owner)
+            self.absent.add(turn.owner)
             while rnd.turn == turn:  # the same hand still waits on the same player
                 if not self._guarded(at, rnd.auto_play):
                     return
         self._play_on(at)
 
     def _play_on(self, at: float, *, decided: bool = True) -> None:
-        """Play the bots' decisions and those of holders who left, at once, up to a
-        person's decision or the end of the round. A decision's deadline starts when it
-        is first awaited: ``decided`` says one was just taken (so the one awaited now is
-        new); any taken here makes it new too."""
+        """Play the bots' decisions and those of holders who left or are absent, at
+        once, up to a person's decision or the end of the round.
+
+        A holder's decision gets its own window (``decision_seconds``) when first
+        awaited: ``decided`` says one was just taken (so the one awaited now is new);
+        any taken here makes it new too. The questions a step puts to the seat's bettors
+        behind (insurance, following a double or split) share the step's window: they
+        never open one of their own while it runs, and once it is over the rest are
+        answered with the document's default, no. So bettors behind never lengthen a
+        round: a step lasts one window however many bet behind the seat."""
         rnd = self.round
         assert rnd is not None
         while self.stage is Stage.PLAYING:
@@ -351,14 +367,25 @@ class LiveTable:
                 return
             holder = self.holders.get(turn.seat)
             seat_holders = not turn.of_bettor_behind and holder is not None
+            step = (turn.seat, turn.hand)
             if seat_holders and holder is not None and holder.tier is not None:
                 bot = BOTS[Tier(holder.tier)]
                 self._guarded(at, lambda bot=bot: rnd.apply(bot(rnd.view())))  # type: ignore[misc]
-            elif seat_holders and holder is not None and holder.leaving:
+                self.window = None
+            elif turn.owner in self.absent or (
+                seat_holders and holder is not None and holder.leaving
+            ):
                 self._guarded(at, rnd.auto_play)
+                if seat_holders:
+                    self.window = None
+            elif turn.of_bettor_behind and self.window == step:
+                if self.deadline > at:
+                    return  # the step's window runs on
+                self._guarded(at, rnd.auto_play)  # the step's window is over: no
             else:
                 if decided:
                     self.deadline = at + self.decision_seconds
+                    self.window = step
                 return
             decided = True
 
@@ -724,6 +751,8 @@ class LiveTable:
             "behind": [[b.seat, b.owner, b.amount] for b in self.behind],
             "pairs": [[b.seat, b.owner, b.amount] for b in self.pairs],
             "notices": [[n.at, n.kind.value, n.seat, n.owner, n.amount] for n in self.notices],
+            "absent": sorted(self.absent),
+            "window": None if self.window is None else list(self.window),
         }
         data.update(table_state_to_json(self.round, self.rules, self.shoe, self.balances))
         return data
@@ -771,6 +800,12 @@ class LiveTable:
                 Notice(float(at), NoticeKind(kind), seat, owner, amount)
                 for at, kind, seat, owner, amount in data["notices"]
             ]
+            # Tables stored before issue 25 have neither: nobody absent, no shared window.
+            table.absent = {str(owner) for owner in data.get("absent", ())}
+            window = data.get("window")
+            if window is not None:
+                seat, hand = window
+                table.window = (int(seat), None if hand is None else int(hand))
         except (AttributeError, KeyError, TypeError, ValueError, IllegalActionError) as error:
             raise StateError(f"not a valid live table: {error}") from None
         return table

@@ -95,6 +95,60 @@ def test_a_player_who_stops_acting_has_the_hand_finished_by_auto_play_at_the_dea
     assert taken == [Action.HIT, Action.STAND]
 
 
+def test_after_a_timeout_the_second_split_hand_is_played_at_once_with_no_countdown():
+    # ann splits 8 8 against the 9 at 2; her first hand gets the 3c (11) and she goes
+    # quiet. At 12 auto-play hits it (10h: 21) and, with no countdown of its own, plays
+    # her second hand at once: the 5d, 13, stands. The dealer's 9 7 draws the 10s: bust,
+    # both hands win 20.
+    table = seated(live("8s 9h 8d 7c 3c 10h 5d 10s"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "split", now=2.0)
+    assert table.deadline == 12.0
+    notices = table.advance(12.0)
+    assert [(n.kind, n.at) for n in notices] == [(NoticeKind.TIMED_OUT, 12.0)]
+    assert table.stage is Stage.RESULT and table.deadline == 12.0 + RESULT
+    assert table.balances["ann"] == 140
+
+
+def test_after_an_insurance_timeout_the_hand_is_played_at_once_with_no_countdown():
+    # ann's 10 5 against the ace: she does not answer insurance by 11. No insurance; the
+    # dealer's A 9 is no natural; her 15 stands at once, and loses to the soft 20.
+    table = seated(live("10s As 5d 9c"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    notices = table.advance(11.0)
+    assert kinds(notices) == ["timed_out"]
+    assert table.stage is Stage.RESULT and table.deadline == 11.0 + RESULT
+    assert table.balances["ann"] == 80
+
+
+def test_after_a_timeout_on_one_seat_the_owners_other_seat_is_played_at_once():
+    # ann holds seats 2 (10s 8s = 18) and 4 (10d 7d = 17) against the 9h 7c. She times
+    # out on seat 2 at 11; seat 4 stands at once; the dealer's 16 draws the 10c: bust.
+    # The next round, she has her countdowns again.
+    table = seated(live("10s 10d 9h 8s 7d 7c 10c  10s 9h 8s 7c 2d"), ("ann", 2), ("ann", 4))
+    table.bet("ann", 2, 20, now=1.0)
+    table.bet("ann", 4, 20, now=1.0)
+    notices = table.advance(11.0)
+    assert [(n.kind, n.seat) for n in notices] == [(NoticeKind.TIMED_OUT, 2)]
+    assert table.stage is Stage.RESULT and table.balances["ann"] == 140
+    assert LiveTable.from_json(table.to_json()) == table
+    table.advance(16.0)
+    table.bet("ann", 2, 10, now=17.0)
+    table.sit_out("ann", 4, now=17.0)
+    assert table.stage is Stage.PLAYING and table.deadline == 27.0
+
+
+def test_a_holder_absent_from_the_round_is_stored_as_such_and_played_at_once_from_the_copy():
+    # The same split as above, the table stored and restored between the timeout of the
+    # first hand and the second: the copy knows ann is absent.
+    table = seated(live("8s 9h 8d 7c 3c 10h 5d 10s"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "split", now=2.0)
+    copy = LiveTable.from_json(json.loads(json.dumps(table.to_json())))
+    copy.advance(12.0)
+    assert copy.stage is Stage.RESULT and copy.balances["ann"] == 140
+
+
 def test_the_time_may_be_a_timezone_aware_datetime_and_never_a_naive_one():
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
     table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
@@ -264,8 +318,9 @@ def test_bots_bet_the_minimum_and_play_at_once_around_a_persons_turn():
 
 
 def test_a_bettor_behind_who_does_not_answer_in_time_does_not_follow_the_double():
-    # ann doubles 5 6 against the 9 at 2; bob (10 behind her) says nothing: at 12 the
-    # default applies, the 10h goes to ann (21) and the dealer's 9 7 draws the 9d: bust.
+    # ann doubles 5 6 against the 9 at 2, within her decision's window (dealt at 1, so
+    # until 11); bob (10 behind her) is asked in the same window and says nothing: at 11
+    # the default applies, the 10h goes to ann (21) and the dealer's 9 7 draws the 9d.
     table = seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 3))
     table.buy_in("bob", 100, now=0.0)
     table.bet_behind("bob", 3, 10, now=0.5)
@@ -273,9 +328,9 @@ def test_a_bettor_behind_who_does_not_answer_in_time_does_not_follow_the_double(
     table.act("ann", "double", now=2.0)
     public = table.public("bob")
     assert public.turn is not None and public.turn.decision is Decision.FOLLOW_DOUBLE
-    assert public.legal == (Action.FOLLOW, Action.NO_FOLLOW) and public.deadline == 12.0
+    assert public.legal == (Action.FOLLOW, Action.NO_FOLLOW) and public.deadline == 11.0
     assert table.public("ann").legal == ()
-    table.advance(12.0)
+    table.advance(11.0)
     assert table.balances == {"ann": 140, "bob": 110}
 
 
