@@ -62,11 +62,28 @@ from engine.table import TIERS, BotSeat, Limits, PublicHand, bot_owner
 from engine.table_state import table_state_from_json, table_state_to_json
 from engine.values import Action
 
-__all__ = ["Holder", "LiveTable", "Now", "seconds"]
+__all__ = [
+    "BEHIND_PER_SEAT",
+    "BETTING_SECONDS",
+    "DECISION_SECONDS",
+    "RESULT_SECONDS",
+    "Holder",
+    "LiveTable",
+    "Now",
+    "seconds",
+]
 
 #: A moment: seconds since the epoch, or a timezone-aware datetime.
 Now = float | int | datetime
 _OVER = (Phase.SETTLED, Phase.VOIDED)
+#: The most bets behind one seat takes (each owner one): what a table stores and reads on
+#: every request stays bounded. Their questions never lengthen a round (`_play_on`).
+BEHIND_PER_SEAT = 50
+#: A table's countdowns unless it is given its own: the betting window, each decision's
+#: window, and the pause that shows a round's result (seconds).
+BETTING_SECONDS = 15.0
+DECISION_SECONDS = 10.0
+RESULT_SECONDS = 5.0
 
 
 def seconds(now: Now) -> float:
@@ -176,9 +193,9 @@ class LiveTable:
         bots: Iterable[BotSeat] = (),
         bot_bankroll: int = 1000,
         limits: Limits | None = None,
-        betting_seconds: float = 15.0,
-        decision_seconds: float = 10.0,
-        result_seconds: float = 5.0,
+        betting_seconds: float = BETTING_SECONDS,
+        decision_seconds: float = DECISION_SECONDS,
+        result_seconds: float = RESULT_SECONDS,
         max_seats_per_owner: int | None = None,
         shoe: Shoe | None = None,
         rng: random.Random | None = None,
@@ -530,6 +547,9 @@ class LiveTable:
             raise refused(Refusal.SEAT_EMPTY, seat=seat)
         if self.holders[seat].owner == owner:
             raise refused(Refusal.BEHIND_OWN_SEAT)
+        others = [bet for bet in self.behind if bet.seat == seat and bet.owner != owner]
+        if len(others) >= BEHIND_PER_SEAT:
+            raise refused(Refusal.BEHIND_FULL, seat=seat, bets=BEHIND_PER_SEAT)
         self._place_side(self.behind, owner, seat, amount)
         self._settle_window(at)
 

@@ -29,6 +29,7 @@ class Refusal(StrEnum):
     NO_HISTORY_NO_PAIR_BET = "no_history_no_pair_bet"
     NO_BET_BEHIND = "no_bet_behind"
     BEHIND_OWN_SEAT = "behind_own_seat"
+    BEHIND_FULL = "behind_full"
     BETS_CLOSED = "bets_closed"
     BET_NOT_WHOLE = "bet_not_whole"
     SEAT_EMPTY = "seat_empty"
@@ -102,6 +103,7 @@ REFUSALS: dict[Refusal, str] = {
     Refusal.NO_HISTORY_NO_PAIR_BET: "a round without its history takes no pair bets",
     Refusal.NO_BET_BEHIND: "this table has no bet behind",
     Refusal.BEHIND_OWN_SEAT: "you cannot bet behind your own seat",
+    Refusal.BEHIND_FULL: "seat {seat} has {bets} bets behind it, the most a seat takes",
     Refusal.BETS_CLOSED: "bets are closed for this round",
     Refusal.BET_NOT_WHOLE: "a bet must be a whole number of chips above zero",
     Refusal.SEAT_EMPTY: "seat {seat} has no player",

@@ -43,7 +43,7 @@ from engine.live_public import (
     SideBet,
     Stage,
 )
-from engine.live_table import LiveTable
+from engine.live_table import BEHIND_PER_SEAT, LiveTable
 from engine.seat import BehindBet
 from engine.table import BotSeat, Limits, PublicHand
 from tests.engine.test_table import SECRET_KEEPERS, field_types
@@ -332,6 +332,86 @@ def test_a_bettor_behind_who_does_not_answer_in_time_does_not_follow_the_double(
     assert table.public("ann").legal == ()
     table.advance(11.0)
     assert table.balances == {"ann": 140, "bob": 110}
+
+
+def behind(table: LiveTable, seat: int, count: int, *, amount: int = 10) -> list[str]:
+    """``count`` bettors (100 chips each) behind ``seat``, placed at time 0.5."""
+    names = [f"b{i}" for i in range(count)]
+    for name in names:
+        table.buy_in(name, 100, now=0.0)
+        table.bet_behind(name, seat, amount, now=0.5)
+    return names
+
+
+def test_idle_bettors_behind_share_the_seats_window_however_many_they_are():
+    # ann (dealt at 1, her window until 11) doubles 5 6 against the 9 at 2; her 35
+    # bettors behind are asked to follow within that same window and say nothing. At 11
+    # they all default to no at once: the 10h gives ann 21, the dealer's 9 7 draws the
+    # 9d and busts. Each stake behind (10, not doubled) wins 10; ann's 40 wins 40.
+    table = seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 3))
+    names = behind(table, 3, 35)
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "double", now=2.0)
+    assert table.deadline == 11.0
+    notices = table.advance(11.0)
+    assert [(n.kind, n.owner) for n in notices] == [(NoticeKind.TIMED_OUT, "b0")]
+    assert table.stage is Stage.RESULT and table.deadline == 11.0 + RESULT
+    assert table.balances["ann"] == 140
+    assert all(table.balances[name] == 110 for name in names)
+
+
+def test_a_bettor_who_answers_leaves_the_next_the_rest_of_the_same_window():
+    # ann doubles at 2; b0 follows at 4 (20 riding), b1 is asked with the window still
+    # ending at 11 and says nothing: no. ann's 21 beats the dealer's bust.
+    table = seated(live("5s 9h 6d 7c 10h 9d"), ("ann", 3))
+    behind(table, 3, 2)
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "double", now=2.0)
+    table.act("b0", "follow", now=4.0)
+    assert table.public("b1").turn is not None and table.public("b1").turn.owner == "b1"
+    assert table.deadline == 11.0
+    table.advance(11.0)
+    assert (table.balances["b0"], table.balances["b1"]) == (120, 110)
+
+
+def test_bettors_behind_an_absent_holders_insurance_default_to_no_at_once():
+    # ann's 10 5 against the ace: she does not answer insurance by 11; her window is
+    # over, so her five bettors behind are not insured and get no countdown of their
+    # own. The dealer's A 9 is no natural; ann's 15 stands and loses, as do their bets.
+    table = seated(live("10s As 5d 9c"), ("ann", 3))
+    names = behind(table, 3, 5)
+    table.bet("ann", 3, 20, now=1.0)
+    notices = table.advance(11.0)
+    assert [(n.kind, n.owner) for n in notices] == [(NoticeKind.TIMED_OUT, "ann")]
+    assert table.stage is Stage.RESULT and table.deadline == 11.0 + RESULT
+    assert all(table.balances[name] == 90 for name in names)
+
+
+def test_bettors_behind_a_bots_seat_share_one_window_for_its_double():
+    # The normal bot (1) doubles its 5 6 against the 9 at the deal (15): its three
+    # bettors behind get one window, until 25, for all of them. b0 follows at 16; the
+    # others say nothing. The bot's 21 beats the dealer's bust.
+    table = live("5s 9h 6d 7c 10h 9d", bots=[BotSeat(1, "normal")])
+    behind(table, 1, 3)
+    table.advance(BETTING)
+    assert table.deadline == BETTING + DECISION
+    table.act("b0", "follow", now=16.0)
+    assert table.deadline == BETTING + DECISION
+    table.advance(BETTING + DECISION)
+    assert table.stage is Stage.RESULT
+    assert [table.balances[name] for name in ("b0", "b1", "b2")] == [120, 110, 110]
+
+
+def test_a_seat_takes_a_bounded_number_of_bets_behind_and_those_placed_may_change():
+    table = seated(live(), ("ann", 3))
+    names = behind(table, 3, BEHIND_PER_SEAT)
+    table.buy_in("late", 100, now=0.0)
+    before = json_of(table)
+    with pytest.raises(IllegalActionError, match=f"{BEHIND_PER_SEAT} bets behind"):
+        table.bet_behind("late", 3, 10, now=1.0)
+    assert json_of(table) == before
+    table.bet_behind(names[0], 3, 20, now=1.0)  # a bet placed may still change
+    assert sum(bet.seat == 3 for bet in table.behind) == BEHIND_PER_SEAT
 
 
 def test_chips_bought_in_during_the_insurance_question_may_insure():

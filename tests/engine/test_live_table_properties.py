@@ -23,8 +23,9 @@ from engine import (
     Shoe,
 )
 from engine.chips import Chips
+from engine.events import BehindDecided
 from engine.live_public import Stage
-from engine.live_table import LiveTable
+from engine.live_table import BEHIND_PER_SEAT, LiveTable
 from engine.round import Phase
 from engine.table import BotSeat
 from tests.engine.unseen_cards import with_unseen_cards_replaced
@@ -211,3 +212,64 @@ def test_the_public_view_is_the_same_whatever_the_unseen_cards_are(data: st.Data
         other = with_unseen_cards_replaced(table, data)
         for viewer in (None, *PEOPLE):
             assert other.public(viewer) == table.public(viewer)
+
+
+def round_with_idle_bettors(
+    cards: list[Card],
+    bot_seats: list[int],
+    ann_seat: int,
+    behind: dict[int, int],
+    delays: list[float],
+) -> tuple[float, float, int]:
+    """One round at a table of ann and bots, ``behind[seat]`` idle bettors behind each
+    seat, ann answering each of her decisions ``delays[i]`` seconds after it is first
+    awaited (10 or more: she never does). Returns when it was dealt, when it ended, and
+    how many of ann's decisions were awaited."""
+    bots = [BotSeat(seat, "normal") for seat in bot_seats]
+    table = LiveTable.new(DELUXE, now=0.0, bots=bots, shoe=Shoe.stacked(cards))
+    table.buy_in("ann", 1000, now=0.0)
+    table.sit("ann", ann_seat, now=0.0)
+    for seat, count in sorted(behind.items()):
+        for i in range(count):
+            name = f"b{seat}.{i}"
+            table.buy_in(name, 1000, now=0.0)
+            table.bet_behind(name, seat, 10, now=0.0)
+    table.bet("ann", ann_seat, 10, now=1.0)  # every person seated has bet: dealt at 1
+    awaited = 0
+    while table.stage is Stage.PLAYING:
+        public = table.public("ann")
+        if public.turn is not None and public.turn.owner == "ann" and awaited < len(delays):
+            delay = delays[awaited]
+            awaited += 1
+            if delay < table.decision_seconds:
+                opened = table.deadline - table.decision_seconds
+                table.act("ann", public.legal[int(delay) % len(public.legal)], now=opened + delay)
+                continue
+        elif public.turn is not None and public.turn.owner == "ann":
+            awaited += 1
+        table.advance(table.deadline)
+    assert table.stage is Stage.RESULT
+    assert table.round is not None and table.round.phase is Phase.SETTLED
+    asked = any(isinstance(e, BehindDecided) for e in table.round.history())
+    event("bettors behind asked" if asked else "no question behind")
+    return 1.0, table.deadline - table.result_seconds, awaited
+
+
+@settings(PROPERTY, max_examples=40)
+@given(st.data())
+def test_idle_bettors_behind_never_lengthen_a_round(data: st.DataObject) -> None:
+    """However many bettors behind never answer, a round never lasts longer than the
+    seats' own windows allow: one per decision awaited from the seated person, and for a
+    bot's seat with bets behind one for its insurance and one for each double or split
+    (at most three, splitting once) — a bound without the number of bettors in it."""
+    # Rich in pairs, aces and tens, so that insurance, doubles and splits come often.
+    cards = data.draw(st.lists(st.sampled_from(RICH_CARDS), min_size=60, max_size=60))
+    seats = data.draw(st.lists(st.integers(1, 7), min_size=1, max_size=4, unique=True))
+    ann_seat, bot_seats = seats[0], seats[1:]
+    crowded = data.draw(st.lists(st.sampled_from(seats), min_size=1, unique=True), label="behind")
+    counts = {seat: data.draw(st.integers(1, BEHIND_PER_SEAT), label="bettors") for seat in crowded}
+    delays = data.draw(st.lists(st.sampled_from([0.5, 3.0, 9.5, 10.0]), max_size=8))
+    dealt, ended, awaited = round_with_idle_bettors(cards, bot_seats, ann_seat, counts, delays)
+    windows = awaited + 4 * len([seat for seat in crowded if seat in bot_seats])
+    event(f"{sum(counts.values()) // 25 * 25}+ bettors behind")
+    assert ended - dealt <= windows * 10.0

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.utils.translation import get_language_info, gettext
+from django.utils.translation import get_language_info, gettext, ngettext
 
-from engine.rules import PRESETS, Burn, Rules, Surrender
+from engine.live_table import BEHIND_PER_SEAT, DECISION_SECONDS
+from engine.rules import DELUXE, PRESETS, Burn, Rules, Surrender
 from trainer.rules.documents import Document, choose_language, document, languages_of
 from trainer.shared.rules_words import RulesWords, odds, preset_name
 
@@ -145,7 +146,33 @@ def product_notes(rules: Rules) -> tuple[str, ...]:
                 "mixed": rules.mixed_pair_pays,
             }
         )
+    if rules.name == DELUXE.name:
+        notes.extend(live_notes())
     return tuple(notes)
+
+
+def live_notes() -> list[str]:
+    """How a live table keeps its pace, in words; every figure from the engine's table."""
+    return [
+        gettext(
+            "Bettors behind never make a round longer, however many they are: at each step "
+            "of the seat they bet behind, their insurance and follow questions share one "
+            "%(seconds)s-second decision window (the seated player's own, or at a bot's "
+            "seat one for them all), and a question still open when it ends is answered "
+            "no, the document's default."
+        )
+        % {"seconds": _seconds(DECISION_SECONDS)},
+        ngettext(
+            "A seat takes at most %(bets)s bet behind it.",
+            "A seat takes at most %(bets)s bets behind it.",
+            BEHIND_PER_SEAT,
+        )
+        % {"bets": BEHIND_PER_SEAT},
+    ]
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
 
 
 def _percent(share: Fraction) -> str:

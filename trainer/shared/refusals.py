@@ -36,6 +36,11 @@ REASONS: dict[Refusal, Promise] = {
     Refusal.NO_HISTORY_NO_PAIR_BET: _("A round without its history takes no pair bets"),
     Refusal.NO_BET_BEHIND: _("This table has no bet behind"),
     Refusal.BEHIND_OWN_SEAT: _("You cannot bet behind your own seat"),
+    Refusal.BEHIND_FULL: ngettext_lazy(
+        "Seat %(seat)s has %(bets)s bet behind it, the most a seat takes",
+        "Seat %(seat)s has %(bets)s bets behind it, the most a seat takes",
+        "bets",
+    ),
     Refusal.BETS_CLOSED: _("Bets are closed for this round"),
     Refusal.BET_NOT_WHOLE: _("A bet is a whole number of chips above zero"),
     Refusal.SEAT_EMPTY: _("Seat %(seat)s has no player"),

@@ -11,6 +11,8 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
+from engine.live_table import BEHIND_PER_SEAT, DECISION_SECONDS
+
 pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("en", "ar", "ka", "hi", "pl")
@@ -168,3 +170,11 @@ def test_the_practice_table_and_its_summary_name_the_rules_in_words() -> None:
         text = client.get(url).content.decode()
         assert '<a href="/rules/deluxe/">Deluxe</a>' in text, url
         assert "8 decks · dealer stands on soft 17" in text, url
+
+
+def test_the_deluxe_notes_state_the_bound_on_bets_behind_and_their_shared_window() -> None:
+    deluxe = page("en", "/rules/deluxe/").split('data-testid="product-notes"', 1)[1]
+    assert f"at most {BEHIND_PER_SEAT} bets behind" in deluxe
+    assert f"share one {DECISION_SECONDS:g}-second decision window" in deluxe
+    european = page("en", "/rules/european/").split('data-testid="product-notes"', 1)[1]
+    assert "bets behind" not in european
