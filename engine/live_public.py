@@ -68,6 +68,10 @@ class NoticeKind(StrEnum):
     #: A decision's deadline passed: auto-play took it (the seat's holder or a bettor
     #: behind, ``owner``).
     TIMED_OUT = "timed_out"
+    #: A fault stopped the round: paused where it stood, the failed step tried again.
+    PAUSED = "paused"
+    #: The fault was put right: the round resumes where it stopped.
+    RESUMED = "resumed"
     #: The round could not be completed: voided, every bet in it refunded.
     VOIDED = "voided"
     #: A bot that could not cover the minimum bought in again.
@@ -170,6 +174,9 @@ class LivePublic:
     #: The round shown opened a fresh shoe: the card the dealer turned and how many were
     #: burned (the burned cards stay unseen); None if it did not.
     shuffled: ShoeShuffled | None = None
+    #: A fault paused the round in play: no decision is awaited until it resumes (the
+    #: deadline is then when the failed step is tried again).
+    paused: bool = False
 
     def balance(self, owner: str) -> Chips:
         """The owner's chips at the table (0 for one who has none)."""

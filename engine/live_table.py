@@ -66,6 +66,9 @@ __all__ = [
     "BEHIND_PER_SEAT",
     "BETTING_SECONDS",
     "DECISION_SECONDS",
+    "FAULT_GRACE_SECONDS",
+    "FAULT_RETRY_SECONDS",
+    "Fault",
     "RESULT_SECONDS",
     "Holder",
     "LiveTable",
@@ -84,6 +87,11 @@ BEHIND_PER_SEAT = 50
 BETTING_SECONDS = 15.0
 DECISION_SECONDS = 10.0
 RESULT_SECONDS = 5.0
+#: How long a round paused by a fault may wait to be put right before it is voided and
+#: every bet in it refunded (RULES.md §2, malfunction: "resolved quickly").
+FAULT_GRACE_SECONDS = 60.0
+#: How often a paused round tries the step that failed again.
+FAULT_RETRY_SECONDS = 5.0
 
 
 def seconds(now: Now) -> float:
@@ -129,6 +137,25 @@ class Holder:
         return [
             self.owner, self.tier, self.sitting_out, self.rounds_out, self.leaving, self.played
         ]  # fmt: skip
+
+
+class Fault:
+    """A round paused by a fault: since when, the step that failed (to try again, as JSON
+    values: ``["deal", seat bets, bets behind, pair bets]``, ``["act", owner, action]``
+    or ``["play"]``, the bots' and auto-play's decisions), and the error's words."""
+
+    __slots__ = ("reason", "since", "step")
+
+    def __init__(self, since: float, step: list[Any], reason: str) -> None:
+        self.since = since
+        self.step = step
+        self.reason = reason
+
+    def to_json(self) -> list[Any]:
+        return [self.since, self.step, self.reason]
+
+
+_PLAY: list[Any] = ["play"]
 
 
 class LiveTable:
@@ -183,6 +210,8 @@ class LiveTable:
         #: The step (seat, hand; hand None for insurance) whose decision window the
         #: deadline closes: the questions its bettors behind are asked share it.
         self.window: tuple[int, int | None] | None = None
+        #: The fault the round in play is paused by, or None.
+        self.fault: Fault | None = None
 
     @classmethod
     def new(
@@ -248,6 +277,8 @@ class LiveTable:
             at = self.deadline
             if self.stage is Stage.BETTING:
                 self._close_betting(at, horizon)
+            elif self.stage is Stage.PLAYING and self.fault is not None:
+                self._retry(at)
             elif self.stage is Stage.PLAYING:
                 self._time_out(at)
             else:
@@ -333,20 +364,33 @@ class LiveTable:
                 self.balances[holder.owner] = self.bot_bankroll
                 self._note(at, NoticeKind.BOT_BOUGHT_IN, number, holder.owner, self.bot_bankroll)
 
-        def place_and_deal() -> None:
-            for number in sorted(self.holders):
-                holder = self.holders[number]
-                bet = self.limits.minimum if holder.tier is not None else seat_bets.get(number)
-                if bet is not None:
-                    rnd.place_bet(seat=number, amount=bet, owner=holder.owner)
-            for side in behind:
-                rnd.place_bet_behind(seat=side.seat, amount=side.amount, owner=side.owner)
-            for side in pairs:
-                rnd.place_pair_bet(seat=side.seat, amount=side.amount, owner=side.owner)
-            rnd.deal()
-
-        if self._guarded(at, place_and_deal):
+        step = [
+            "deal",
+            {str(n): bet for n, bet in sorted(seat_bets.items())},
+            [[b.seat, b.owner, b.amount] for b in behind],
+            [[b.seat, b.owner, b.amount] for b in pairs],
+        ]
+        if self._guarded(at, lambda: self._place_and_deal(rnd, seat_bets, behind, pairs), step):
             self._play_on(at)
+
+    def _place_and_deal(
+        self, rnd: Round, seat_bets: dict[int, int], behind: list[SideBet], pairs: list[SideBet]
+    ) -> None:
+        placed = set()
+        for number in sorted(self.holders):
+            holder = self.holders[number]
+            bet = self.limits.minimum if holder.tier is not None else seat_bets.get(number)
+            if bet is not None:
+                rnd.place_bet(seat=number, amount=bet, owner=holder.owner)
+                placed.add(number)
+        # A seat freed while the deal was paused takes its side bets with it (never taken).
+        for side in behind:
+            if side.seat in placed:
+                rnd.place_bet_behind(seat=side.seat, amount=side.amount, owner=side.owner)
+        for side in pairs:
+            if side.seat in placed:
+                rnd.place_pair_bet(seat=side.seat, amount=side.amount, owner=side.owner)
+        rnd.deal()
 
     def _time_out(self, at: float) -> None:
         """The decision awaited ran out of time: the system finishes that hand at once
@@ -360,7 +404,7 @@ class LiveTable:
             self._note(at, NoticeKind.TIMED_OUT, turn.seat, turn.owner)
             self.absent.add(turn.owner)
             while rnd.turn == turn:  # the same hand still waits on the same player
-                if not self._guarded(at, rnd.auto_play):
+                if not self._guarded(at, rnd.auto_play, _PLAY):
                     return
         self._play_on(at)
 
@@ -387,18 +431,21 @@ class LiveTable:
             step = (turn.seat, turn.hand)
             if seat_holders and holder is not None and holder.tier is not None:
                 bot = BOTS[Tier(holder.tier)]
-                self._guarded(at, lambda bot=bot: rnd.apply(bot(rnd.view())))  # type: ignore[misc]
+                if not self._guarded(at, lambda bot=bot: rnd.apply(bot(rnd.view())), _PLAY):  # type: ignore[misc]
+                    return
                 self.window = None
             elif turn.owner in self.absent or (
                 seat_holders and holder is not None and holder.leaving
             ):
-                self._guarded(at, rnd.auto_play)
+                if not self._guarded(at, rnd.auto_play, _PLAY):
+                    return
                 if seat_holders:
                     self.window = None
             elif turn.of_bettor_behind and self.window == step:
                 if self.deadline > at:
                     return  # the step's window runs on
-                self._guarded(at, rnd.auto_play)  # the step's window is over: no
+                if not self._guarded(at, rnd.auto_play, _PLAY):  # the window is over: no
+                    return
             else:
                 if decided:
                     self.deadline = at + self.decision_seconds
@@ -413,20 +460,65 @@ class LiveTable:
             if self.holders[number].leaving:
                 self._free(at, number, NoticeKind.LEFT)
 
-    def _guarded(self, at: float, operation: Callable[[], object]) -> bool:
-        """Run a step of the round; any fault in it voids the round, refunding every
-        bet in it (RULES.md §2, malfunction), and ends it. Whether it went through."""
+    def _guarded(self, at: float, operation: Callable[[], object], step: list[Any]) -> bool:
+        """Run a step of the round (``step`` says how to run it again). A fault in it
+        pauses the round as it stood before the step (RULES.md §2, malfunction): the
+        step is tried again every `FAULT_RETRY_SECONDS`, and the round resumes where it
+        stopped if it goes through; a fault still there `FAULT_GRACE_SECONDS` after the
+        first voids the round, refunding every bet in it, and ends it. Whether the step
+        went through."""
+        rnd = self.round
+        assert rnd is not None
+        before = rnd.to_json()
         try:
             operation()
-        except Exception as error:  # any fault at all: the round cannot be completed
-            rnd = self.round
-            assert rnd is not None
-            if rnd.phase not in _OVER:
-                rnd.void(f"{type(error).__name__}: {error}")
-            self._note(at, NoticeKind.VOIDED)
-            self._end_round(at)
+        except Exception as error:  # any fault at all: the step cannot be completed
+            rnd = self._restored(before)
+            reason = f"{type(error).__name__}: {error}"
+            since = at if self.fault is None else self.fault.since
+            if at - since >= FAULT_GRACE_SECONDS:
+                self.fault = None
+                rnd.void(reason)
+                self._note(at, NoticeKind.VOIDED)
+                self._end_round(at)
+                return False
+            if self.fault is None:
+                self._note(at, NoticeKind.PAUSED)
+            self.fault = Fault(since, step, reason)
+            self.deadline = min(at + FAULT_RETRY_SECONDS, since + FAULT_GRACE_SECONDS)
             return False
+        if self.fault is not None:  # a step tried again went through
+            self.fault = None
+            self._note(at, NoticeKind.RESUMED)
         return True
+
+    def _restored(self, before: dict[str, Any]) -> Round:
+        """The round as it stood before a failed step, with the chips and shoe it shares
+        with the table: a half-done step leaves nothing behind."""
+        rnd = Round.from_json(before, rng=self.shoe.rng)
+        assert rnd.balances is not None
+        self.round, self.shoe, self.balances = rnd, rnd.shoe, rnd.balances
+        return rnd
+
+    def _retry(self, at: float) -> None:
+        """Try the step that paused the round again, and play on if it goes through."""
+        fault, rnd = self.fault, self.round
+        assert fault is not None and rnd is not None
+        step = fault.step
+        retried: Callable[[], object]
+        if step[0] == "deal":
+            seat_bets = {int(n): int(bet) for n, bet in step[1].items()}
+            behind = [SideBet(int(n), str(o), int(a)) for n, o, a in step[2]]
+            pairs = [SideBet(int(n), str(o), int(a)) for n, o, a in step[3]]
+            retried = lambda: self._place_and_deal(rnd, seat_bets, behind, pairs)  # noqa: E731
+        elif step[0] == "act":
+            owner, action = str(step[1]), Action(step[2])
+            retried = lambda: rnd.apply(action, owner=owner)  # noqa: E731
+        else:
+            self._play_on(at)  # its first step is the one that failed
+            return
+        if self._guarded(at, retried, step):
+            self._play_on(at)
 
     def _free(self, at: float, number: int, why: NoticeKind) -> None:
         holder = self.holders.pop(number)
@@ -494,7 +586,8 @@ class LiveTable:
         in_round = rnd is not None and any(taken.number == seat for taken in rnd.seats)
         if self.stage is Stage.PLAYING and in_round:
             self.holders[seat].leaving = True
-            self._play_on(at, decided=False)
+            if self.fault is None:  # a paused round plays the seat out when it resumes
+                self._play_on(at, decided=False)
             return
         self._free(at, seat, NoticeKind.LEFT)
         self._settle_window(at)
@@ -608,8 +701,11 @@ class LiveTable:
         bettor behind (insure, follow a double or split, or not)."""
         at = self._start(now)
         rnd = self._round_in_play()
+        if self.fault is not None:
+            raise refused(Refusal.ROUND_PAUSED)
         rnd.verify(action, owner=owner)
-        if self._guarded(at, lambda: rnd.apply(action, owner=owner)):
+        step = ["act", owner, Action(action).value]
+        if self._guarded(at, lambda: rnd.apply(action, owner=owner), step):
             self._play_on(at)
 
     def preselect(self, owner: str, seat: int, action: Action | str | None, *, now: Now) -> None:
@@ -720,7 +816,8 @@ class LiveTable:
                 )  # fmt: skip
             )
         history: tuple[Event, ...] = () if betting or rnd is None else tuple(rnd.history())
-        turn = rnd.turn if rnd is not None and self.stage is Stage.PLAYING else None
+        paused = self.fault is not None
+        turn = rnd.turn if rnd is not None and self.stage is Stage.PLAYING and not paused else None
         mine = turn is not None and viewer is not None and turn.owner == viewer
         return LivePublic(
             rules=self.rules,
@@ -742,6 +839,7 @@ class LiveTable:
             cards_left=self.shoe.remaining,
             cut_card_out=self.shoe.cut_card_out,
             shuffled=next((event for event in history if isinstance(event, ShoeShuffled)), None),
+            paused=paused,
         )
 
     def _preselections(self, viewer: str | None) -> tuple[Preselection, ...]:
@@ -773,6 +871,7 @@ class LiveTable:
             "notices": [[n.at, n.kind.value, n.seat, n.owner, n.amount] for n in self.notices],
             "absent": sorted(self.absent),
             "window": None if self.window is None else list(self.window),
+            "fault": None if self.fault is None else self.fault.to_json(),
         }
         data.update(table_state_to_json(self.round, self.rules, self.shoe, self.balances))
         return data
@@ -826,6 +925,10 @@ class LiveTable:
             if window is not None:
                 seat, hand = window
                 table.window = (int(seat), None if hand is None else int(hand))
+            fault = data.get("fault")
+            if fault is not None:
+                since, step, reason = fault
+                table.fault = Fault(float(since), list(step), str(reason))
         except (AttributeError, KeyError, TypeError, ValueError, IllegalActionError) as error:
             raise StateError(f"not a valid live table: {error}") from None
         return table

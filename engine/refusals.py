@@ -87,6 +87,7 @@ class Refusal(StrEnum):
     BUY_IN_FIRST = "buy_in_first"
     NO_HAND_FOR_SEAT = "no_hand_for_seat"
     NO_ROUND = "no_round"
+    ROUND_PAUSED = "round_paused"
     NOT_A_NAME = "not_a_name"
 
 
@@ -169,6 +170,7 @@ REFUSALS: dict[Refusal, str] = {
     Refusal.BUY_IN_FIRST: "buy in before you bet",
     Refusal.NO_HAND_FOR_SEAT: "seat {seat} has no hand in this round",
     Refusal.NO_ROUND: "no round is in play",
+    Refusal.ROUND_PAUSED: "the round is paused by a fault: wait until it resumes",
     Refusal.NOT_A_NAME: "that is not a player's name",
 }
 

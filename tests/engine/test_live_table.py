@@ -43,7 +43,12 @@ from engine.live_public import (
     SideBet,
     Stage,
 )
-from engine.live_table import BEHIND_PER_SEAT, LiveTable
+from engine.live_table import (
+    BEHIND_PER_SEAT,
+    FAULT_GRACE_SECONDS,
+    FAULT_RETRY_SECONDS,
+    LiveTable,
+)
 from engine.seat import BehindBet
 from engine.table import BotSeat, Limits, PublicHand
 from tests.engine.test_table import SECRET_KEEPERS, field_types
@@ -468,9 +473,11 @@ def test_one_owner_on_two_seats_bets_the_same_on_both():
     assert table.round is not None and [seat.bet for seat in table.round.seats] == [20, 20]
 
 
-def test_a_fault_inside_the_round_voids_it_and_refunds_every_bet():
-    # The stacked shoe runs out when ann hits: the round is voided and every stake in it
-    # (ann's seat bet, carl's bet behind and pair bet) comes back.
+def test_a_fault_pauses_the_round_and_one_not_put_right_in_the_grace_voids_it_refunding_all():
+    # The stacked shoe runs out when ann hits at 2: the round pauses as it stood before
+    # the hit, the stakes still riding. The hit is tried again every 5 s; still failing
+    # 60 s after the fault, at 62, the round is voided and every stake in it (ann's seat
+    # bet, carl's bet behind and pair bet) comes back.
     table = seated(live("5s 9h 6d 7c"), ("ann", 3))
     table.buy_in("carl", 100, now=0.0)
     table.bet_behind("carl", 3, 10, now=0.5)
@@ -478,12 +485,104 @@ def test_a_fault_inside_the_round_voids_it_and_refunds_every_bet():
     table.bet("ann", 3, 20, now=1.0)
     assert table.balances == {"ann": 80, "carl": 80}
     table.act("ann", "hit", now=2.0)
+    public = table.public("ann")
+    assert table.stage is Stage.PLAYING and public.paused and public.turn is None
+    assert table.deadline == 2.0 + FAULT_RETRY_SECONDS
+    assert table.balances == {"ann": 80, "carl": 80}
+    assert table.round is not None and len(table.round.seats[0].hands[0].cards) == 2
+    assert table.advance(2.0 + FAULT_GRACE_SECONDS - 0.001) == []
+    notices = table.advance(2.0 + FAULT_GRACE_SECONDS)
+    assert kinds(notices) == ["voided"]
     assert table.round is not None and table.round.phase is Phase.VOIDED
-    assert table.stage is Stage.RESULT and NoticeKind.VOIDED in [n.kind for n in table.notices]
-    assert table.balances == {"ann": 100, "carl": 100}
+    assert table.stage is Stage.RESULT and table.balances == {"ann": 100, "carl": 100}
+    assert [n.kind for n in table.notices].count(NoticeKind.PAUSED) == 1
 
 
-def test_a_fault_of_a_bot_voids_the_round_too(monkeypatch):
+def test_while_a_round_is_paused_a_decision_is_refused_and_changes_nothing():
+    table = seated(live("5s 9h 6d 7c"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "hit", now=2.0)
+    before = json_of(table)
+    with pytest.raises(IllegalActionError, match="paused"):
+        table.act("ann", "stand", now=3.0)
+    assert json_of(table) == before
+
+
+def test_a_fault_of_a_bot_put_right_in_the_grace_resumes_the_round_where_it_stopped(
+    monkeypatch,
+):
+    # ann (3) stands on 10 9 at 2; the easy bot (5) then breaks on its 9 6. It is mended
+    # at 10: the retry at 12 goes through, the bot hits the 5c (20) and stands, and the
+    # round plays on as if nothing happened: the dealer's 10 9 pushes ann's 19 and loses
+    # to the bot's 20.
+    mended = bots.BOTS["easy"]
+    broken = True
+
+    def flaky(view):
+        if broken:
+            raise RuntimeError("the bot broke")
+        return mended(view)
+
+    monkeypatch.setitem(bots.BOTS, "easy", flaky)
+    table = seated(live("10s 9c 10h 9h 6d 9d 5c", bots=[BotSeat(5, "easy")]), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "stand", now=2.0)
+    assert table.public("ann").paused and table.balances == {"bot 5": 990, "ann": 80}
+    table.advance(9.0)  # the retry at 7 fails too
+    assert table.public("ann").paused
+    restored = LiveTable.from_json(json.loads(json_of(table)))
+    assert restored == table
+    broken = False
+    notices = restored.advance(12.0)
+    assert [(n.kind, n.at) for n in notices] == [(NoticeKind.RESUMED, 12.0)]
+    assert restored.stage is Stage.RESULT and restored.round is not None
+    assert restored.round.phase is Phase.SETTLED
+    assert restored.balances == {"bot 5": 1010, "ann": 100}
+
+
+def test_a_fault_at_the_deal_put_right_deals_the_round_with_its_bets_once(monkeypatch):
+    # The deal fails once (at 1, when ann's bet closes the window): nothing is taken;
+    # the retry at 6 places every bet once and deals. ann stands on 20 against the 7 10.
+    deal = Round.deal
+    failures = [RuntimeError("the shoe jammed")]
+
+    def jamming(self):
+        if failures:
+            raise failures.pop()
+        return deal(self)
+
+    monkeypatch.setattr(Round, "deal", jamming)
+    table = seated(live("10s 7c 10h 10d"), ("ann", 3))
+    table.buy_in("carl", 100, now=0.0)
+    table.bet_behind("carl", 3, 10, now=0.5)
+    table.bet("ann", 3, 20, now=1.0)
+    assert table.public("ann").paused and table.balances == {"ann": 100, "carl": 100}
+    table.advance(6.0)
+    assert table.balances == {"ann": 80, "carl": 90}
+    table.act("ann", "stand", now=7.0)
+    assert table.balances == {"ann": 120, "carl": 110}
+
+
+def test_a_decision_that_met_a_fault_is_carried_out_when_the_fault_is_put_right(monkeypatch):
+    # ann's stand at 2 fails once; the retry at 7 carries it out: her 20 beats 17.
+    apply = Round.apply
+    failures = [RuntimeError("lost in transit")]
+
+    def flaky(self, action, **kwargs):
+        if failures and action == "stand":
+            raise failures.pop()
+        return apply(self, action, **kwargs)
+
+    monkeypatch.setattr(Round, "apply", flaky)
+    table = seated(live("10s 7c 10h 10d"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    table.act("ann", "stand", now=2.0)
+    assert table.stage is Stage.PLAYING and table.public("ann").paused
+    table.advance(7.0)
+    assert table.stage is Stage.RESULT and table.balances["ann"] == 120
+
+
+def test_a_fault_of_a_bot_not_put_right_voids_the_round_with_its_reason(monkeypatch):
     def broken(view):
         raise RuntimeError("the bot broke")
 
@@ -491,12 +590,13 @@ def test_a_fault_of_a_bot_voids_the_round_too(monkeypatch):
     table = seated(live("10s 9c 10h 9h 6d 9d", bots=[BotSeat(5, "easy")]), ("ann", 3))
     table.bet("ann", 3, 20, now=1.0)
     table.act("ann", "stand", now=2.0)  # then the bot's turn: it fails
+    table.advance(2.0 + FAULT_GRACE_SECONDS)
     assert table.round is not None and table.round.phase is Phase.VOIDED
     assert table.balances == {"bot 5": 1000, "ann": 100}
     assert RoundVoided("RuntimeError: the bot broke") in table.round.history()
 
 
-def test_a_fault_in_auto_play_voids_the_round_at_the_time_it_happened(monkeypatch):
+def test_a_fault_in_auto_play_pauses_the_round_at_the_time_it_happened(monkeypatch):
     def broken(self):
         raise RuntimeError("auto-play broke")
 
@@ -504,7 +604,10 @@ def test_a_fault_in_auto_play_voids_the_round_at_the_time_it_happened(monkeypatc
     table = seated(live("10s 9h 9s 7c"), ("ann", 3))
     table.bet("ann", 3, 20, now=1.0)
     table.leave("ann", 3, now=4.0)
-    assert (4.0, NoticeKind.VOIDED) in [(n.at, n.kind) for n in table.notices]
+    assert (4.0, NoticeKind.PAUSED) in [(n.at, n.kind) for n in table.notices]
+    table.advance(4.0 + FAULT_GRACE_SECONDS)
+    assert (64.0, NoticeKind.VOIDED) in [(n.at, n.kind) for n in table.notices]
+    assert 3 not in table.holders and table.balances["ann"] == 100
 
 
 def test_a_bettor_behind_a_bots_seat_decides_whether_to_follow_its_double():

@@ -10,6 +10,9 @@ import contextlib
 import json
 import random
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+from unittest.mock import patch
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -20,11 +23,13 @@ from engine import (
     Action,
     Card,
     IllegalActionError,
+    Round,
     Shoe,
+    bots,
 )
 from engine.chips import Chips
 from engine.events import BehindDecided
-from engine.live_public import Stage
+from engine.live_public import NoticeKind, Stage
 from engine.live_table import BEHIND_PER_SEAT, LiveTable
 from engine.round import Phase
 from engine.table import BotSeat
@@ -157,6 +162,36 @@ def test_chips_are_conserved_refusals_change_nothing_and_every_round_ends(
     """A person's chips at the table plus those riding in the round in play are always
     what they bought in, less what they cashed out, plus the nets of the rounds played —
     whatever they do, whenever, and whatever the clock does for them."""
+    conserved(data)
+
+
+@PROPERTY
+@given(st.data())
+def test_chips_are_conserved_through_faults_paused_resumed_or_voided(data: st.DataObject) -> None:
+    """The same with the bots and the deal failing now and then: a round paused by a
+    fault, resumed when a retry goes through or voided after the grace period, never
+    makes or loses a chip, and every round still ends."""
+    chance = data.draw(st.sampled_from([0.1, 0.3, 0.6, 1.0]), label="chance of a fault")
+    faults = random.Random(data.draw(st.integers(0, 2**32 - 1), label="fault seed"))
+    deal = Round.deal
+
+    def failing(call: Callable[..., Any]) -> Callable[..., Any]:
+        def maybe(*args: Any) -> Any:
+            if faults.random() < chance:
+                event("a fault")
+                raise RuntimeError("a fault")
+            return call(*args)
+
+        return maybe
+
+    flaky = {tier: failing(bot) for tier, bot in bots.BOTS.items()}
+    with patch.dict(bots.BOTS, flaky), patch.object(Round, "deal", failing(deal)):
+        table = conserved(data)
+    event("paused at the end" if table.fault is not None else "not paused at the end")
+
+
+def conserved(data: st.DataObject) -> LiveTable:
+    """Random moves at a random table, checking conservation after each; the table."""
     table = random_table(data)
     # Bought in, less cashed out.
     moved: defaultdict[str, Chips] = defaultdict(int, {p: table.balances.get(p, 0) for p in PEOPLE})
@@ -193,11 +228,15 @@ def test_chips_are_conserved_refusals_change_nothing_and_every_round_ends(
         check()
         if table.round is not None:
             event(f"round {table.round.phase.value}")
+        for notice in table.notices:
+            if notice.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED, NoticeKind.VOIDED):
+                event(f"a round {notice.kind.value}")
         table = reloaded(table, step)
     table.advance(now + 3600)  # nobody does anything for an hour: every round ends
     check()
-    assert table.stage is Stage.BETTING
+    assert table.stage is Stage.BETTING and table.fault is None
     assert not any(holder.tier is None for holder in table.holders.values())
+    return table
 
 
 @PROPERTY

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from engine.events import StakeSettled
 from engine.hand import hand_value
 from engine.live_public import LivePublic, LiveSeat, Notice, NoticeKind, Stage
+from engine.live_table import FAULT_GRACE_SECONDS
 from engine.values import Action, Decision
 from trainer.live.services import BUY_INS
 from trainer.shared.cards import CardFace
@@ -44,6 +45,8 @@ STAGE_LABELS: dict[Stage, Promise] = {
     Stage.PLAYING: gettext_lazy("Round in play"),
     Stage.RESULT: gettext_lazy("Round over"),
 }
+#: The stage's words while a fault pauses the round in play.
+PAUSED_LABEL = gettext_lazy("Round paused")
 ACTION_LABELS: dict[Action, Promise] = {action: label for action, (label, _key) in BUTTONS.items()}
 DECISION_LABELS: dict[Decision, Promise] = {
     Decision.HAND: gettext_lazy("Your hand on seat %(seat)s: your play."),
@@ -68,6 +71,14 @@ NOTICE_LABELS: dict[NoticeKind, Promise] = {
     NoticeKind.NO_ROUND: gettext_lazy("Betting closed without a bet: no round."),
     NoticeKind.DEALT: gettext_lazy("Round %(amount)s dealt."),
     NoticeKind.TIMED_OUT: gettext_lazy("Time ran out for %(name)s: played automatically."),
+    NoticeKind.PAUSED: gettext_lazy(
+        "A fault stopped the round: it is paused, and resumes where it stopped if the fault "
+        "is put right within %(grace)s seconds; otherwise it is void and every bet in it "
+        "refunded."
+    ),
+    NoticeKind.RESUMED: gettext_lazy(
+        "The fault was put right: the round resumes where it stopped."
+    ),
     NoticeKind.VOIDED: gettext_lazy(
         "The round could not be completed: it is void and every bet in it refunded."
     ),
@@ -211,7 +222,7 @@ class LiveTableView:
             version=version,
             closed=closed,
             stage=public.stage.value,
-            stage_label=str(STAGE_LABELS[public.stage]),
+            stage_label=str(PAUSED_LABEL if public.paused else STAGE_LABELS[public.stage]),
             stage_before=str(STAGE_LABELS[Stage.PLAYING])
             if public.stage is Stage.RESULT and story.lines
             else None,
@@ -335,4 +346,5 @@ def _notice(notice: Notice, names: Mapping[str, str], viewer: str | None) -> str
         "seat": notice.seat,
         "name": name,
         "amount": notice.amount,
+        "grace": f"{FAULT_GRACE_SECONDS:g}",
     }

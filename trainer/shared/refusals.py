@@ -118,6 +118,7 @@ REASONS: dict[Refusal, Promise] = {
     Refusal.BUY_IN_FIRST: _("Buy in before you bet"),
     Refusal.NO_HAND_FOR_SEAT: _("Seat %(seat)s has no hand in this round"),
     Refusal.NO_ROUND: _("No round is in play"),
+    Refusal.ROUND_PAUSED: _("The round is paused by a fault: wait until it resumes"),
     Refusal.NOT_A_NAME: _("That is not a player's name"),
 }
 
