@@ -146,8 +146,8 @@ class LivePublic:
     rules: Rules
     limits: Limits
     stage: Stage
-    #: When the betting window, the awaited decision or the result pause ends (seconds
-    #: since the epoch).
+    #: When the betting window, the awaited decision or the result pause ends, or a round
+    #: paused by a fault is voided unless it is put right (seconds since the epoch).
     deadline: float
     #: Rounds dealt at this table so far (the round shown is the last of them).
     rounds: int
@@ -175,7 +175,7 @@ class LivePublic:
     #: burned (the burned cards stay unseen); None if it did not.
     shuffled: ShoeShuffled | None = None
     #: A fault paused the round in play: no decision is awaited until it resumes (the
-    #: deadline is then when the failed step is tried again).
+    #: deadline is then when the round is voided unless the fault is put right first).
     paused: bool = False
 
     def balance(self, owner: str) -> Chips:

@@ -823,7 +823,11 @@ class LiveTable:
             rules=self.rules,
             limits=self.limits,
             stage=self.stage,
-            deadline=self.deadline,
+            # Paused, the time that counts for a player is when the round is voided
+            # unless the fault is put right (the retries in between are the table's).
+            deadline=self.deadline
+            if self.fault is None
+            else self.fault.since + FAULT_GRACE_SECONDS,
             rounds=self.rounds,
             seats=tuple(seats),
             balances=tuple(sorted(self.balances.items())),

@@ -487,7 +487,8 @@ def test_a_fault_pauses_the_round_and_one_not_put_right_in_the_grace_voids_it_re
     table.act("ann", "hit", now=2.0)
     public = table.public("ann")
     assert table.stage is Stage.PLAYING and public.paused and public.turn is None
-    assert table.deadline == 2.0 + FAULT_RETRY_SECONDS
+    assert table.deadline == 2.0 + FAULT_RETRY_SECONDS  # the next try
+    assert public.deadline == 2.0 + FAULT_GRACE_SECONDS  # what a player waits for
     assert table.balances == {"ann": 80, "carl": 80}
     assert table.round is not None and len(table.round.seats[0].hands[0].cards) == 2
     assert table.advance(2.0 + FAULT_GRACE_SECONDS - 0.001) == []
