@@ -68,8 +68,8 @@ __all__ = [
     "DECISION_SECONDS",
     "FAULT_GRACE_SECONDS",
     "FAULT_RETRY_SECONDS",
-    "Fault",
     "RESULT_SECONDS",
+    "Fault",
     "Holder",
     "LiveTable",
     "Now",
@@ -78,7 +78,6 @@ __all__ = [
 
 #: A moment: seconds since the epoch, or a timezone-aware datetime.
 Now = float | int | datetime
-_OVER = (Phase.SETTLED, Phase.VOIDED)
 #: The most bets behind one seat takes (each owner one): what a table stores and reads on
 #: every request stays bounded. Their questions never lengthen a round (`_play_on`).
 BEHIND_PER_SEAT = 50
@@ -754,7 +753,16 @@ class LiveTable:
         return seats + sides
 
     def _in_play(self, owner: str) -> bool:
-        """Whether the owner has a stake in the round in play: a seat's, behind or a pair."""
+        """Whether the owner has a stake in the round in play: a seat's, behind or a pair
+        (or one in a deal paused by a fault, to be placed when it is tried again)."""
+        fault = self.fault
+        if fault is not None and fault.step[0] == "deal":
+            _deal, seat_bets, behind, pairs = fault.step
+            holders = {str(n): h.owner for n, h in self.holders.items()}
+            if any(holders.get(n) == owner for n in seat_bets) or any(
+                bettor == owner for _seat, bettor, _amount in (*behind, *pairs)
+            ):
+                return True
         return any(
             seat.owner == owner
             or any(behind.owner == owner for behind in seat.behind)

@@ -564,6 +564,25 @@ def test_a_fault_at_the_deal_put_right_deals_the_round_with_its_bets_once(monkey
     assert table.balances == {"ann": 120, "carl": 110}
 
 
+def test_while_the_deal_is_paused_a_bettor_in_it_may_not_cash_out(monkeypatch):
+    # The deal fails (at 1): carl's bet behind ann is not taken yet, but it is in the
+    # round to come, so he may not leave with his chips; dan, with no bet, may.
+    def jammed(self):
+        raise RuntimeError("the shoe jammed")
+
+    monkeypatch.setattr(Round, "deal", jammed)
+    table = seated(live("10s 7c 10h 10d"), ("ann", 3))
+    for name in ("carl", "dan"):
+        table.buy_in(name, 100, now=0.0)
+    table.bet_behind("carl", 3, 10, now=0.5)
+    table.bet("ann", 3, 20, now=1.0)
+    assert table.public("ann").paused
+    for name in ("ann", "carl"):
+        with pytest.raises(IllegalActionError, match="bets in play"):
+            table.cash_out(name, now=2.0)
+    assert table.cash_out("dan", now=2.0) == 100
+
+
 def test_a_decision_that_met_a_fault_is_carried_out_when_the_fault_is_put_right(monkeypatch):
     # ann's stand at 2 fails once; the retry at 7 carries it out: her 20 beats 17.
     apply = Round.apply
