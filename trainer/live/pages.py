@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from engine.events import StakeSettled
 from engine.hand import hand_value
@@ -71,10 +71,14 @@ NOTICE_LABELS: dict[NoticeKind, Promise] = {
     NoticeKind.NO_ROUND: gettext_lazy("Betting closed without a bet: no round."),
     NoticeKind.DEALT: gettext_lazy("Round %(amount)s dealt."),
     NoticeKind.TIMED_OUT: gettext_lazy("Time ran out for %(name)s: played automatically."),
-    NoticeKind.PAUSED: gettext_lazy(
+    NoticeKind.PAUSED: ngettext_lazy(
+        "A fault stopped the round: it is paused, and resumes where it stopped if the fault "
+        "is put right within %(grace)s second; otherwise it is void and every bet in it "
+        "refunded.",
         "A fault stopped the round: it is paused, and resumes where it stopped if the fault "
         "is put right within %(grace)s seconds; otherwise it is void and every bet in it "
-        "refunded."
+        "refunded.",
+        "grace",
     ),
     NoticeKind.RESUMED: gettext_lazy(
         "The fault was put right: the round resumes where it stopped."
@@ -342,9 +346,13 @@ def _name(owner: str, names: Mapping[str, str], viewer: str | None) -> str:
 
 def _notice(notice: Notice, names: Mapping[str, str], viewer: str | None) -> str:
     name = _name(notice.owner, names, viewer) if notice.owner else ""
-    return str(NOTICE_LABELS[notice.kind]) % {
-        "seat": notice.seat,
-        "name": name,
-        "amount": notice.amount,
-        "grace": f"{FAULT_GRACE_SECONDS:g}",
-    }
+    # Formatted before str(): a plural label picks its form by the count it is given.
+    return str(
+        NOTICE_LABELS[notice.kind]
+        % {
+            "seat": notice.seat,
+            "name": name,
+            "amount": notice.amount,
+            "grace": round(FAULT_GRACE_SECONDS),
+        }
+    )

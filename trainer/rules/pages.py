@@ -202,13 +202,18 @@ def live_table_facts() -> tuple[str, ...]:
     limits = Limits()
     return (
         gettext(
-            "Bets from %(minimum)s to %(maximum)s chips, in steps of %(step)s: the seat "
-            "bet, bets behind and pair bets alike."
+            "Bets from %(minimum)s to %(maximum)s, in steps of %(step)s: the seat bet, bets "
+            "behind and pair bets alike."
         )
-        % {"minimum": limits.minimum, "maximum": limits.maximum, "step": limits.step},
+        % {
+            "minimum": limits.minimum,
+            "maximum": ngettext("%(count)s chip", "%(count)s chips", limits.maximum)
+            % {"count": limits.maximum},
+            "step": limits.step,
+        },
         gettext(
-            "Countdowns: %(betting)s seconds to bet, %(decision)s seconds for each "
-            "decision; a round's result shows for %(result)s seconds before the next bets."
+            "Countdowns: %(betting)s to bet, %(decision)s for each decision; a round's "
+            "result shows for %(result)s before the next bets."
         )
         % {
             "betting": _seconds(BETTING_SECONDS),
@@ -217,15 +222,15 @@ def live_table_facts() -> tuple[str, ...]:
         },
         gettext(
             "A round paused by a fault resumes where it stopped if the fault is put right "
-            "within %(seconds)s seconds; otherwise it is void and every bet in it refunded."
+            "within %(seconds)s; otherwise it is void and every bet in it refunded."
         )
         % {"seconds": _seconds(FAULT_GRACE_SECONDS)},
         gettext(
             "Bettors behind never make a round longer, however many they are: at each step "
             "of the seat they bet behind, their insurance and follow questions share one "
-            "%(seconds)s-second decision window (the seated player's own, or at a bot's "
-            "seat one for them all), and a question still open when it ends is answered "
-            "no, the document's default."
+            "decision window of %(seconds)s (the seated player's own, or at a bot's seat "
+            "one for them all), and a question still open when it ends is answered no, "
+            "the document's default."
         )
         % {"seconds": _seconds(DECISION_SECONDS)},
         ngettext(
@@ -243,7 +248,9 @@ def _rtp(share: float) -> str:
 
 
 def _seconds(value: float) -> str:
-    return f"{value:g}"
+    """A length of time in words: "10 seconds"."""
+    count = int(value) if value == int(value) else value
+    return ngettext("%(count)s second", "%(count)s seconds", count) % {"count": f"{value:g}"}
 
 
 def _percent(share: Fraction) -> str:

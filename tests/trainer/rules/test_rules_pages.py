@@ -191,7 +191,7 @@ def section(text: str, testid: str) -> str:
 def test_the_deluxe_page_states_the_bound_on_bets_behind_and_their_shared_window() -> None:
     deluxe = section(page("en", "/rules/deluxe/"), "live-table-facts")
     assert f"at most {BEHIND_PER_SEAT} bets behind" in deluxe
-    assert f"share one {DECISION_SECONDS:g}-second decision window" in deluxe
+    assert f"share one decision window of {DECISION_SECONDS:g} seconds" in deluxe
     assert 'data-testid="live-table-facts"' not in page("en", "/rules/european/")
 
 
