@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
 from engine.live_table import FAULT_GRACE_SECONDS
@@ -116,3 +116,85 @@ def test_the_deluxe_rules_page_gives_the_tables_figures_and_returns(
     # The figures alone, legible at a phone's width too.
     for number, part in enumerate(page.locator(".rules-short").all()):
         part.screenshot(path=SCREENSHOTS / f"rules-deluxe-figures-{number}-{screen.name}.png")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_after_a_timeout_the_rest_of_a_players_round_is_played_at_once(
+    screen: Screen, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ann splits 8♠ 8♦ against the 9♥ and goes quiet: her first hand (8 3) times out,
+    # auto-play hits it (the 10♥: 21) and plays her second hand (8 5: 13, stands) at once,
+    # with no countdown of its own; the dealer's 9 7 draws the 10♠ and busts.
+    clock = Clock()
+    monkeypatch.setattr(timezone, "now", clock)
+    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
+    row = open_table(
+        user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=clock(),
+        shoe=Shoe.stacked("8s 9h 8d 7c 3c 10h 5d 10s " + "2c 3d 4h 5s " * 10),
+    )  # fmt: skip
+    page = screen.page
+    log_in(page, live_server, "ann")
+    page.goto(f"{live_server.url}/tables/{row.pk}/")
+    page.get_by_role("group", name="Your bet on seat 3").get_by_role(
+        "button", name="10", exact=True
+    ).click()
+    page.get_by_test_id("decision").get_by_role("button", name="Split").click()
+    expect(page.get_by_test_id("seat-3")).to_contain_text("11 · bet 10")
+
+    clock.advance(10.5)  # past her first hand's window, and no more
+    expect(page.get_by_test_id("stage")).to_have_attribute("data-stage", "result")
+    expect(page.get_by_test_id("seat-3")).to_contain_text("13 · bet 10")
+    expect(page.get_by_test_id("balance")).to_contain_text("520")
+    expect(page.get_by_test_id("notices").get_by_text("Time ran out for You")).to_have_count(1)
+    assert _fits(screen)
+    screen.shot("live-timeout-rest-at-once")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_bettor_behind_is_asked_within_the_seats_own_window(
+    screen: Screen, browser: Browser, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ann doubles 5♠ 6♦ against the 9♥ six seconds into her window; Bob, 20 behind her,
+    # is asked to follow with the 4 seconds left of it, and says nothing: his stake stays
+    # 20. The 10♥ gives Ann 21; the dealer's 9 7 draws the 9♦ and busts.
+    clock = Clock()
+    monkeypatch.setattr(timezone, "now", clock)
+    users = get_user_model().objects
+    ann = users.create_user("ann", password=PASSWORD)
+    users.create_user("bob", password=PASSWORD)
+    row = open_table(
+        user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=clock(),
+        shoe=Shoe.stacked("5s 9h 6d 7c 10h 9d " + "2c 3d 4h 5s " * 10),
+    )  # fmt: skip
+    url = f"{live_server.url}/tables/{row.pk}/"
+    bobs = screen.page
+    log_in(bobs, live_server, "bob")
+    anns = browser.new_context(viewport=bobs.viewport_size).new_page()
+    log_in(anns, live_server, "ann")
+    anns.goto(url)
+    bobs.goto(url)
+    bobs.get_by_role("button", name="500 chips").click()
+    bobs.get_by_role("group", name="Bet behind seat 3").get_by_role(
+        "button", name="20", exact=True
+    ).click()
+    expect(anns.get_by_test_id("seat-3")).to_contain_text("Behind: bob, 20")
+    anns.get_by_role("group", name="Your bet on seat 3").get_by_role(
+        "button", name="10", exact=True
+    ).click()
+    expect(anns.get_by_test_id("decision")).to_be_visible()
+
+    clock.advance(6)
+    anns.get_by_test_id("decision").get_by_role("button", name="Double").click()
+    question = bobs.get_by_test_id("decision")
+    expect(question.get_by_role("button", name="Follow", exact=True)).to_be_visible()
+    seconds_left = bobs.get_by_test_id("countdown").get_attribute("data-seconds-left")
+    assert seconds_left is not None and int(seconds_left) <= 4
+    assert _fits(screen)
+    screen.shot("live-behind-shared-window")
+
+    clock.advance(4.5)  # the seat's window is over: no, the document's default
+    expect(bobs.get_by_test_id("stage")).to_have_attribute("data-stage", "result")
+    expect(bobs.get_by_test_id("balance")).to_contain_text("520")
+    expect(anns.get_by_test_id("balance")).to_contain_text("520")
