@@ -983,6 +983,20 @@ def test_a_table_of_its_own_limits_with_a_holder_leaving_comes_back_from_json_th
     assert copy.limits == Limits(4, 100, 2)
 
 
+def test_a_table_stored_before_issue_25_loads_with_nobody_absent_paused_or_played():
+    table = seated(live("5s 9h 6d 7c 2c 10h"), ("ann", 3))
+    table.bet("ann", 3, 20, now=1.0)
+    data = table.to_json()
+    for key in ("absent", "window", "fault"):
+        del data[key]
+    data["holders"] = {n: holder[:5] for n, holder in data["holders"].items()}
+    old = LiveTable.from_json(data)
+    assert (old.absent, old.window, old.fault) == (set(), None, None)
+    assert not old.holders[3].played
+    old.advance(11.0)  # and plays on: ann's 11 hits the 2c, stands; the dealer busts
+    assert old.balances["ann"] == 120
+
+
 def test_a_stored_table_with_a_bot_of_an_unknown_tier_is_refused_as_such():
     data = json.loads(json_of(live(bots=[BotSeat(2, "easy")])))
     data["holders"]["2"][1] = "expert"
