@@ -49,6 +49,9 @@ class NoticeKind(StrEnum):
     UNSEATED = "unseated"
     #: A seat sat out this round (announced); one more in a row frees it.
     SAT_OUT = "sat_out"
+    #: A seat that played the last round has no bet in this one: kept for this round
+    #: only (freed after the next without a bet).
+    KEPT_NO_BET = "kept_no_bet"
     #: A seat sat out a second round in a row: freed.
     FREED_SAT_OUT = "freed_sat_out"
     #: A seat's holder cannot cover the minimum bet at the start of a round: freed.
@@ -65,6 +68,10 @@ class NoticeKind(StrEnum):
     #: A decision's deadline passed: auto-play took it (the seat's holder or a bettor
     #: behind, ``owner``).
     TIMED_OUT = "timed_out"
+    #: A fault stopped the round: paused where it stood, the failed step tried again.
+    PAUSED = "paused"
+    #: The fault was put right: the round resumes where it stopped.
+    RESUMED = "resumed"
     #: The round could not be completed: voided, every bet in it refunded.
     VOIDED = "voided"
     #: A bot that could not cover the minimum bought in again.
@@ -139,8 +146,8 @@ class LivePublic:
     rules: Rules
     limits: Limits
     stage: Stage
-    #: When the betting window, the awaited decision or the result pause ends (seconds
-    #: since the epoch).
+    #: When the betting window, the awaited decision or the result pause ends, or a round
+    #: paused by a fault is voided unless it is put right (seconds since the epoch).
     deadline: float
     #: Rounds dealt at this table so far (the round shown is the last of them).
     rounds: int
@@ -167,6 +174,9 @@ class LivePublic:
     #: The round shown opened a fresh shoe: the card the dealer turned and how many were
     #: burned (the burned cards stay unseen); None if it did not.
     shuffled: ShoeShuffled | None = None
+    #: A fault paused the round in play: no decision is awaited until it resumes (the
+    #: deadline is then when the round is voided unless the fault is put right first).
+    paused: bool = False
 
     def balance(self, owner: str) -> Chips:
         """The owner's chips at the table (0 for one who has none)."""

@@ -67,11 +67,39 @@ from engine.table import TIERS, BotSeat, Limits, PublicHand, bot_owner
 from engine.table_state import table_state_from_json, table_state_to_json
 from engine.values import Action
 
-__all__ = ["Holder", "LiveTable", "Now", "seconds"]
+__all__ = [
+    "BEHIND_PER_SEAT",
+    "BETTING_SECONDS",
+    "DECISION_SECONDS",
+    "FAULT_GRACE_SECONDS",
+    "FAULT_RETRY_SECONDS",
+    "RESULT_SECONDS",
+    "Fault",
+    "Holder",
+    "LiveTable",
+    "Now",
+    "PACES",
+    "seconds",
+]
 
 #: A moment: seconds since the epoch, or a timezone-aware datetime.
 Now = float | int | datetime
-_OVER = (Phase.SETTLED, Phase.VOIDED)
+#: The most bets behind one seat takes (each owner one): what a table stores and reads on
+#: every request stays bounded. Their questions never lengthen a round (`_play_on`).
+BEHIND_PER_SEAT = 50
+#: A table's countdowns unless it is given its own: the betting window, each decision's
+#: window, and the pause that shows a round's result (seconds).
+BETTING_SECONDS = 15.0
+DECISION_SECONDS = 10.0
+RESULT_SECONDS = 5.0
+#: The paces a live table's opener chooses from: seconds for each decision (WCAG 2.2.1,
+#: timing adjustable).
+PACES: tuple[int, ...] = (10, 20, 30)
+#: How long a round paused by a fault may wait to be put right before it is voided and
+#: every bet in it refunded (RULES.md §2, malfunction: "resolved quickly").
+FAULT_GRACE_SECONDS = 60.0
+#: How often a paused round tries the step that failed again.
+FAULT_RETRY_SECONDS = 5.0
 
 
 def seconds(now: Now) -> float:
@@ -88,7 +116,7 @@ def seconds(now: Now) -> float:
 class Holder:
     """Who holds a seat between rounds, and how the seat stands with the rules."""
 
-    __slots__ = ("leaving", "owner", "rounds_out", "sitting_out", "tier")
+    __slots__ = ("leaving", "owner", "played", "rounds_out", "sitting_out", "tier")
 
     def __init__(
         self,
@@ -98,19 +126,44 @@ class Holder:
         sitting_out: bool = False,
         rounds_out: int = 0,
         leaving: bool = False,
+        played: bool = False,
     ) -> None:
         self.owner = owner
         #: The bot's tier; None for a person.
         self.tier = tier
         #: Announced, in this betting window, to sit out the coming round.
         self.sitting_out = sitting_out
-        #: Rounds sat out in a row.
+        #: Rounds sat out in a row (announced, or kept without a bet).
         self.rounds_out = rounds_out
         #: Left during the round in play: freed when it ends, played by auto-play.
         self.leaving = leaving
+        #: The seat has played a round (with a seat bet) since it was taken: a window
+        #: closing without its bet then keeps it for that round (RULES.md §2).
+        self.played = played
 
     def to_json(self) -> list[Any]:
-        return [self.owner, self.tier, self.sitting_out, self.rounds_out, self.leaving]
+        return [
+            self.owner, self.tier, self.sitting_out, self.rounds_out, self.leaving, self.played
+        ]  # fmt: skip
+
+
+class Fault:
+    """A round paused by a fault: since when, the step that failed (to try again, as JSON
+    values: ``["deal", seat bets, bets behind, pair bets]``, ``["act", owner, action]``
+    or ``["play"]``, the bots' and auto-play's decisions), and the error's words."""
+
+    __slots__ = ("reason", "since", "step")
+
+    def __init__(self, since: float, step: list[Any], reason: str) -> None:
+        self.since = since
+        self.step = step
+        self.reason = reason
+
+    def to_json(self) -> list[Any]:
+        return [self.since, self.step, self.reason]
+
+
+_PLAY: list[Any] = ["play"]
 
 
 class LiveTable:
@@ -163,6 +216,14 @@ class LiveTable:
         #: Since when no person has held a seat (None while one does): how long the
         #: table has stood empty of players, for its caller to close it when idle.
         self.empty_since: float | None = None
+        #: Owners absent from the round in play: a decision of theirs timed out, so the
+        #: system finishes the rest of their round at once (RULES.md §2, timeout).
+        self.absent: set[str] = set()
+        #: The step (seat, hand; hand None for insurance) whose decision window the
+        #: deadline closes: the questions its bettors behind are asked share it.
+        self.window: tuple[int, int | None] | None = None
+        #: The fault the round in play is paused by, or None.
+        self.fault: Fault | None = None
 
     @classmethod
     def new(
@@ -173,9 +234,9 @@ class LiveTable:
         bots: Iterable[BotSeat] = (),
         bot_bankroll: int = 1000,
         limits: Limits | None = None,
-        betting_seconds: float = 15.0,
-        decision_seconds: float = 10.0,
-        result_seconds: float = 5.0,
+        betting_seconds: float = BETTING_SECONDS,
+        decision_seconds: float = DECISION_SECONDS,
+        result_seconds: float = RESULT_SECONDS,
         max_seats_per_owner: int | None = None,
         shoe: Shoe | None = None,
         rng: random.Random | None = None,
@@ -231,6 +292,8 @@ class LiveTable:
             at = self.deadline
             if self.stage is Stage.BETTING:
                 self._close_betting(at, horizon)
+            elif self.stage is Stage.PLAYING and self.fault is not None:
+                self._retry(at)
             elif self.stage is Stage.PLAYING:
                 self._time_out(at)
             else:
@@ -259,9 +322,14 @@ class LiveTable:
             holder = self.holders[number]
             if holder.tier is not None:
                 continue
+            # A seat that played a round and has no bet in the next keeps its place for
+            # that round and is freed after it (the document's rule), like one that
+            # announced it sits out; a seat that never played is freed at once.
+            kept = holder.played and holder.rounds_out == 0
             if number in self.seat_bets:
                 holder.rounds_out = 0
-            elif not holder.sitting_out:
+                holder.played = True
+            elif not (holder.sitting_out or kept):
                 self._free(at, number, NoticeKind.UNSEATED)
             else:
                 holder.rounds_out += 1
@@ -269,8 +337,10 @@ class LiveTable:
                     self._free(at, number, NoticeKind.FREED_SAT_OUT)
                 elif self.balances.get(holder.owner, 0) < self.limits.minimum:
                     self._free(at, number, NoticeKind.FREED_SHORT)
-                else:
+                elif holder.sitting_out:
                     self._note(at, NoticeKind.SAT_OUT, number, holder.owner)
+                else:
+                    self._note(at, NoticeKind.KEPT_NO_BET, number, holder.owner)
             holder.sitting_out = False
         playing = set(self.seat_bets) | {n for n, h in self.holders.items() if h.tier}
         for kind, bets in ((NoticeKind.BEHIND_RETURNED, self.behind),
@@ -299,6 +369,8 @@ class LiveTable:
         rnd = Round(self.rules, self.shoe, balances=self.balances)
         self.round = rnd
         self.rounds += 1
+        self.absent = set()
+        self.window = None
         self.stage = Stage.PLAYING
         self._note(at, NoticeKind.DEALT, amount=self.rounds)
         for number in sorted(self.holders):
@@ -307,40 +379,61 @@ class LiveTable:
                 self.balances[holder.owner] = self.bot_bankroll
                 self._note(at, NoticeKind.BOT_BOUGHT_IN, number, holder.owner, self.bot_bankroll)
 
-        def place_and_deal() -> None:
-            for number in sorted(self.holders):
-                holder = self.holders[number]
-                bet = self.limits.minimum if holder.tier is not None else seat_bets.get(number)
-                if bet is not None:
-                    rnd.place_bet(seat=number, amount=bet, owner=holder.owner)
-            for side in behind:
-                rnd.place_bet_behind(seat=side.seat, amount=side.amount, owner=side.owner)
-            for side in pairs:
-                rnd.place_pair_bet(seat=side.seat, amount=side.amount, owner=side.owner)
-            rnd.deal()
-
-        if self._guarded(at, place_and_deal):
+        step = [
+            "deal",
+            {str(n): bet for n, bet in sorted(seat_bets.items())},
+            [[b.seat, b.owner, b.amount] for b in behind],
+            [[b.seat, b.owner, b.amount] for b in pairs],
+        ]
+        if self._guarded(at, lambda: self._place_and_deal(rnd, seat_bets, behind, pairs), step):
             self._play_on(at)
+
+    def _place_and_deal(
+        self, rnd: Round, seat_bets: dict[int, int], behind: list[SideBet], pairs: list[SideBet]
+    ) -> None:
+        placed = set()
+        for number in sorted(self.holders):
+            holder = self.holders[number]
+            bet = self.limits.minimum if holder.tier is not None else seat_bets.get(number)
+            if bet is not None:
+                rnd.place_bet(seat=number, amount=bet, owner=holder.owner)
+                placed.add(number)
+        # A seat freed while the deal was paused takes its side bets with it (never taken).
+        for side in behind:
+            if side.seat in placed:
+                rnd.place_bet_behind(seat=side.seat, amount=side.amount, owner=side.owner)
+        for side in pairs:
+            if side.seat in placed:
+                rnd.place_pair_bet(seat=side.seat, amount=side.amount, owner=side.owner)
+        rnd.deal()
 
     def _time_out(self, at: float) -> None:
         """The decision awaited ran out of time: the system finishes that hand at once
         (RULES.md §2: hit at 11 or less, aces as 11 unless that busts, then stand; no to
-        insurance and to following), and the round goes on."""
+        insurance and to following), and the rest of that owner's round too, with no
+        countdown of its own (`_play_on`); the round goes on."""
         rnd = self.round
         assert rnd is not None
         turn = rnd.turn
         if turn is not None:
             self._note(at, NoticeKind.TIMED_OUT, turn.seat, turn.owner)
+            self.absent.add(turn.owner)
             while rnd.turn == turn:  # the same hand still waits on the same player
-                if not self._guarded(at, rnd.auto_play):
+                if not self._guarded(at, rnd.auto_play, _PLAY):
                     return
         self._play_on(at)
 
     def _play_on(self, at: float, *, decided: bool = True) -> None:
-        """Play the bots' decisions and those of holders who left, at once, up to a
-        person's decision or the end of the round. A decision's deadline starts when it
-        is first awaited: ``decided`` says one was just taken (so the one awaited now is
-        new); any taken here makes it new too."""
+        """Play the bots' decisions and those of holders who left or are absent, at
+        once, up to a person's decision or the end of the round.
+
+        A holder's decision gets its own window (``decision_seconds``) when first
+        awaited: ``decided`` says one was just taken (so the one awaited now is new);
+        any taken here makes it new too. The questions a step puts to the seat's bettors
+        behind (insurance, following a double or split) share the step's window: they
+        never open one of their own while it runs, and once it is over the rest are
+        answered with the document's default, no. So bettors behind never lengthen a
+        round: a step lasts one window however many bet behind the seat."""
         rnd = self.round
         assert rnd is not None
         while self.stage is Stage.PLAYING:
@@ -350,14 +443,28 @@ class LiveTable:
                 return
             holder = self.holders.get(turn.seat)
             seat_holders = not turn.of_bettor_behind and holder is not None
+            step = (turn.seat, turn.hand)
             if seat_holders and holder is not None and holder.tier is not None:
                 bot = BOTS[Tier(holder.tier)]
-                self._guarded(at, lambda bot=bot: rnd.apply(bot(rnd.view())))  # type: ignore[misc]
-            elif seat_holders and holder is not None and holder.leaving:
-                self._guarded(at, rnd.auto_play)
+                if not self._guarded(at, lambda bot=bot: rnd.apply(bot(rnd.view())), _PLAY):  # type: ignore[misc]
+                    return
+                self.window = None
+            elif turn.owner in self.absent or (
+                seat_holders and holder is not None and holder.leaving
+            ):
+                if not self._guarded(at, rnd.auto_play, _PLAY):
+                    return
+                if seat_holders:
+                    self.window = None
+            elif turn.of_bettor_behind and self.window == step:
+                if self.deadline > at:
+                    return  # the step's window runs on
+                if not self._guarded(at, rnd.auto_play, _PLAY):  # the window is over: no
+                    return
             else:
                 if decided:
                     self.deadline = at + self.decision_seconds
+                    self.window = step
                 return
             decided = True
 
@@ -368,20 +475,65 @@ class LiveTable:
             if self.holders[number].leaving:
                 self._free(at, number, NoticeKind.LEFT)
 
-    def _guarded(self, at: float, operation: Callable[[], object]) -> bool:
-        """Run a step of the round; any fault in it voids the round, refunding every
-        bet in it (RULES.md §2, malfunction), and ends it. Whether it went through."""
+    def _guarded(self, at: float, operation: Callable[[], object], step: list[Any]) -> bool:
+        """Run a step of the round (``step`` says how to run it again). A fault in it
+        pauses the round as it stood before the step (RULES.md §2, malfunction): the
+        step is tried again every `FAULT_RETRY_SECONDS`, and the round resumes where it
+        stopped if it goes through; a fault still there `FAULT_GRACE_SECONDS` after the
+        first voids the round, refunding every bet in it, and ends it. Whether the step
+        went through."""
+        rnd = self.round
+        assert rnd is not None
+        before = rnd.to_json()
         try:
             operation()
-        except Exception as error:  # any fault at all: the round cannot be completed
-            rnd = self.round
-            assert rnd is not None
-            if rnd.phase not in _OVER:
-                rnd.void(f"{type(error).__name__}: {error}")
-            self._note(at, NoticeKind.VOIDED)
-            self._end_round(at)
+        except Exception as error:  # any fault at all: the step cannot be completed
+            rnd = self._restored(before)
+            reason = f"{type(error).__name__}: {error}"
+            since = at if self.fault is None else self.fault.since
+            if at - since >= FAULT_GRACE_SECONDS:
+                self.fault = None
+                rnd.void(reason)
+                self._note(at, NoticeKind.VOIDED)
+                self._end_round(at)
+                return False
+            if self.fault is None:
+                self._note(at, NoticeKind.PAUSED)
+            self.fault = Fault(since, step, reason)
+            self.deadline = min(at + FAULT_RETRY_SECONDS, since + FAULT_GRACE_SECONDS)
             return False
+        if self.fault is not None:  # a step tried again went through
+            self.fault = None
+            self._note(at, NoticeKind.RESUMED)
         return True
+
+    def _restored(self, before: dict[str, Any]) -> Round:
+        """The round as it stood before a failed step, with the chips and shoe it shares
+        with the table: a half-done step leaves nothing behind."""
+        rnd = Round.from_json(before, rng=self.shoe.rng)
+        assert rnd.balances is not None
+        self.round, self.shoe, self.balances = rnd, rnd.shoe, rnd.balances
+        return rnd
+
+    def _retry(self, at: float) -> None:
+        """Try the step that paused the round again, and play on if it goes through."""
+        fault, rnd = self.fault, self.round
+        assert fault is not None and rnd is not None
+        step = fault.step
+        retried: Callable[[], object]
+        if step[0] == "deal":
+            seat_bets = {int(n): int(bet) for n, bet in step[1].items()}
+            behind = [SideBet(int(n), str(o), int(a)) for n, o, a in step[2]]
+            pairs = [SideBet(int(n), str(o), int(a)) for n, o, a in step[3]]
+            retried = lambda: self._place_and_deal(rnd, seat_bets, behind, pairs)  # noqa: E731
+        elif step[0] == "act":
+            owner, action = str(step[1]), Action(step[2])
+            retried = lambda: rnd.apply(action, owner=owner)  # noqa: E731
+        else:
+            self._play_on(at)  # its first step is the one that failed
+            return
+        if self._guarded(at, retried, step):
+            self._play_on(at)
 
     def _free(self, at: float, number: int, why: NoticeKind) -> None:
         holder = self.holders.pop(number)
@@ -452,7 +604,8 @@ class LiveTable:
         in_round = rnd is not None and any(taken.number == seat for taken in rnd.seats)
         if self.stage is Stage.PLAYING and in_round:
             self.holders[seat].leaving = True
-            self._play_on(at, decided=False)
+            if self.fault is None:  # a paused round plays the seat out when it resumes
+                self._play_on(at, decided=False)
             return
         self._free(at, seat, NoticeKind.LEFT)
         self._settle_window(at)
@@ -505,6 +658,9 @@ class LiveTable:
             raise refused(Refusal.SEAT_EMPTY, seat=seat)
         if self.holders[seat].owner == owner:
             raise refused(Refusal.BEHIND_OWN_SEAT)
+        others = [bet for bet in self.behind if bet.seat == seat and bet.owner != owner]
+        if len(others) >= BEHIND_PER_SEAT:
+            raise refused(Refusal.BEHIND_FULL, seat=seat, bets=BEHIND_PER_SEAT)
         self._place_side(self.behind, owner, seat, amount)
         self._settle_window(at)
 
@@ -567,8 +723,11 @@ class LiveTable:
         bettor behind (insure, follow a double or split, or not)."""
         at = self._start(now)
         rnd = self._round_in_play()
+        if self.fault is not None:
+            raise refused(Refusal.ROUND_PAUSED)
         rnd.verify(action, owner=owner)
-        if self._guarded(at, lambda: rnd.apply(action, owner=owner)):
+        step = ["act", owner, Action(action).value]
+        if self._guarded(at, lambda: rnd.apply(action, owner=owner), step):
             self._play_on(at)
 
     def preselect(self, owner: str, seat: int, action: Action | str | None, *, now: Now) -> None:
@@ -617,7 +776,16 @@ class LiveTable:
         return seats + sides
 
     def _in_play(self, owner: str) -> bool:
-        """Whether the owner has a stake in the round in play: a seat's, behind or a pair."""
+        """Whether the owner has a stake in the round in play: a seat's, behind or a pair
+        (or one in a deal paused by a fault, to be placed when it is tried again)."""
+        fault = self.fault
+        if fault is not None and fault.step[0] == "deal":
+            _deal, seat_bets, behind, pairs = fault.step
+            holders = {str(n): h.owner for n, h in self.holders.items()}
+            if any(holders.get(n) == owner for n in seat_bets) or any(
+                bettor == owner for _seat, bettor, _amount in (*behind, *pairs)
+            ):
+                return True
         return any(
             seat.owner == owner
             or any(behind.owner == owner for behind in seat.behind)
@@ -679,13 +847,18 @@ class LiveTable:
                 )  # fmt: skip
             )
         history: tuple[Event, ...] = () if betting or rnd is None else tuple(rnd.history())
-        turn = rnd.turn if rnd is not None and self.stage is Stage.PLAYING else None
+        paused = self.fault is not None
+        turn = rnd.turn if rnd is not None and self.stage is Stage.PLAYING and not paused else None
         mine = turn is not None and viewer is not None and turn.owner == viewer
         return LivePublic(
             rules=self.rules,
             limits=self.limits,
             stage=self.stage,
-            deadline=self.deadline,
+            # Paused, the time that counts for a player is when the round is voided
+            # unless the fault is put right (the retries in between are the table's).
+            deadline=self.deadline
+            if self.fault is None
+            else self.fault.since + FAULT_GRACE_SECONDS,
             rounds=self.rounds,
             seats=tuple(seats),
             balances=tuple(sorted(self.balances.items())),
@@ -701,6 +874,7 @@ class LiveTable:
             cards_left=self.shoe.remaining,
             cut_card_out=self.shoe.cut_card_out,
             shuffled=next((event for event in history if isinstance(event, ShoeShuffled)), None),
+            paused=paused,
         )
 
     def _preselections(self, viewer: str | None) -> tuple[Preselection, ...]:
@@ -731,6 +905,9 @@ class LiveTable:
             "pairs": [[b.seat, b.owner, b.amount] for b in self.pairs],
             "notices": [[n.at, n.kind.value, n.seat, n.owner, n.amount] for n in self.notices],
             "empty_since": self.empty_since,
+            "absent": sorted(self.absent),
+            "window": None if self.window is None else list(self.window),
+            "fault": None if self.fault is None else self.fault.to_json(),
         }
         data.update(table_state_to_json(self.round, self.rules, self.shoe, self.balances))
         return data
@@ -749,8 +926,9 @@ class LiveTable:
                     sitting_out=bool(s),
                     rounds_out=int(r),
                     leaving=bool(lv),
+                    played=bool(rest[0]) if rest else False,
                 )  # fmt: skip
-                for n, (o, t, s, r, lv) in data["holders"].items()
+                for n, (o, t, s, r, lv, *rest) in data["holders"].items()
             }
             if any(h.tier is not None and h.tier not in TIERS for h in holders.values()):
                 raise ValueError("unknown bot tier")
@@ -781,6 +959,16 @@ class LiveTable:
             people = any(holder.tier is None for holder in holders.values())
             since = data.get("empty_since", None if people else 0.0)
             table.empty_since = None if since is None else float(since)
+            # Tables stored before issue 25 have neither: nobody absent, no shared window.
+            table.absent = {str(owner) for owner in data.get("absent", ())}
+            window = data.get("window")
+            if window is not None:
+                seat, hand = window
+                table.window = (int(seat), None if hand is None else int(hand))
+            fault = data.get("fault")
+            if fault is not None:
+                paused, step, reason = fault
+                table.fault = Fault(float(paused), list(step), str(reason))
         except (AttributeError, KeyError, TypeError, ValueError, IllegalActionError) as error:
             raise StateError(f"not a valid live table: {error}") from None
         return table

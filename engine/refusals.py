@@ -29,6 +29,7 @@ class Refusal(StrEnum):
     NO_HISTORY_NO_PAIR_BET = "no_history_no_pair_bet"
     NO_BET_BEHIND = "no_bet_behind"
     BEHIND_OWN_SEAT = "behind_own_seat"
+    BEHIND_FULL = "behind_full"
     BETS_CLOSED = "bets_closed"
     BET_NOT_WHOLE = "bet_not_whole"
     SEAT_EMPTY = "seat_empty"
@@ -86,6 +87,7 @@ class Refusal(StrEnum):
     BUY_IN_FIRST = "buy_in_first"
     NO_HAND_FOR_SEAT = "no_hand_for_seat"
     NO_ROUND = "no_round"
+    ROUND_PAUSED = "round_paused"
     NOT_A_NAME = "not_a_name"
 
 
@@ -102,6 +104,7 @@ REFUSALS: dict[Refusal, str] = {
     Refusal.NO_HISTORY_NO_PAIR_BET: "a round without its history takes no pair bets",
     Refusal.NO_BET_BEHIND: "this table has no bet behind",
     Refusal.BEHIND_OWN_SEAT: "you cannot bet behind your own seat",
+    Refusal.BEHIND_FULL: "seat {seat} has {bets} bets behind it, the most a seat takes",
     Refusal.BETS_CLOSED: "bets are closed for this round",
     Refusal.BET_NOT_WHOLE: "a bet must be a whole number of chips above zero",
     Refusal.SEAT_EMPTY: "seat {seat} has no player",
@@ -167,6 +170,7 @@ REFUSALS: dict[Refusal, str] = {
     Refusal.BUY_IN_FIRST: "buy in before you bet",
     Refusal.NO_HAND_FOR_SEAT: "seat {seat} has no hand in this round",
     Refusal.NO_ROUND: "no round is in play",
+    Refusal.ROUND_PAUSED: "the round is paused by a fault: wait until it resumes",
     Refusal.NOT_A_NAME: "that is not a player's name",
 }
 

@@ -20,7 +20,9 @@ seat share its hands' results. Insurance and the pair bet are settled on their o
 
 from __future__ import annotations
 
-from engine.cards import Card
+from fractions import Fraction
+
+from engine.cards import CARDS, Card
 from engine.chips import Chips, scaled
 from engine.hand import Hand
 from engine.rules import Rules
@@ -30,6 +32,7 @@ __all__ = [
     "hand_result",
     "hand_return",
     "insurance_return",
+    "pair_bet_return",
     "pair_result",
     "pair_return",
 ]
@@ -120,3 +123,22 @@ def pair_return(result: Result, amount: int, rules: Rules) -> int:
         Result.MIXED_PAIR: rules.mixed_pair_pays,
     }.get(result, 0)
     return amount * (1 + odds) if odds else 0
+
+
+def pair_bet_return(rules: Rules) -> Fraction:
+    """The pair bet's return to player: what a chip staked on it brings back on average,
+    its own chip included, over every first two cards a full shoe of the rules' decks
+    can deal a seat (each card in ``rules.decks`` copies). Exact, from `pair_return`.
+
+    >>> from engine.rules import DELUXE
+    >>> float(pair_bet_return(DELUXE)) < 1
+    True
+    """
+    copies = rules.decks
+    cards = len(CARDS) * copies
+    returned = 0
+    for first in CARDS:
+        for second in CARDS:
+            ways = copies * (copies - 1 if second == first else copies)
+            returned += ways * pair_return(pair_result(first, second), 1, rules)
+    return Fraction(returned, cards * (cards - 1))

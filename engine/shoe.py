@@ -115,6 +115,11 @@ class Shoe:
         self.burned = 1 + len(extra)
         return (first, *extra)
 
+    @property
+    def rng(self) -> random.Random:
+        """The generator this shoe shuffles with, for a copy restored from `to_json`."""
+        return self._rng
+
     def draw_card(self) -> Card:
         """The next card as a `Card`."""
         return CARDS[self.draw()]

@@ -11,6 +11,9 @@ import json
 import math
 import random
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+from unittest.mock import patch
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -21,11 +24,14 @@ from engine import (
     Action,
     Card,
     IllegalActionError,
+    Round,
     Shoe,
+    bots,
 )
 from engine.chips import Chips
-from engine.live_public import Stage
-from engine.live_table import LiveTable
+from engine.events import BehindDecided
+from engine.live_public import NoticeKind, Stage
+from engine.live_table import BEHIND_PER_SEAT, LiveTable
 from engine.round import Phase
 from engine.table import BotSeat
 from tests.engine.unseen_cards import with_unseen_cards_replaced
@@ -157,6 +163,36 @@ def test_chips_are_conserved_refusals_change_nothing_and_every_round_ends(
     """A person's chips at the table plus those riding in the round in play are always
     what they bought in, less what they cashed out, plus the nets of the rounds played —
     whatever they do, whenever, and whatever the clock does for them."""
+    conserved(data)
+
+
+@PROPERTY
+@given(st.data())
+def test_chips_are_conserved_through_faults_paused_resumed_or_voided(data: st.DataObject) -> None:
+    """The same with the bots and the deal failing now and then: a round paused by a
+    fault, resumed when a retry goes through or voided after the grace period, never
+    makes or loses a chip, and every round still ends."""
+    chance = data.draw(st.sampled_from([0.1, 0.3, 0.6, 1.0]), label="chance of a fault")
+    faults = random.Random(data.draw(st.integers(0, 2**32 - 1), label="fault seed"))
+    deal = Round.deal
+
+    def failing(call: Callable[..., Any]) -> Callable[..., Any]:
+        def maybe(*args: Any) -> Any:
+            if faults.random() < chance:
+                event("a fault")
+                raise RuntimeError("a fault")
+            return call(*args)
+
+        return maybe
+
+    flaky = {tier: failing(bot) for tier, bot in bots.BOTS.items()}
+    with patch.dict(bots.BOTS, flaky), patch.object(Round, "deal", failing(deal)):
+        table = conserved(data)
+    event("paused at the end" if table.fault is not None else "not paused at the end")
+
+
+def conserved(data: st.DataObject) -> LiveTable:
+    """Random moves at a random table, checking conservation after each; the table."""
     table = random_table(data)
     # Bought in, less cashed out.
     moved: defaultdict[str, Chips] = defaultdict(int, {p: table.balances.get(p, 0) for p in PEOPLE})
@@ -196,13 +232,17 @@ def test_chips_are_conserved_refusals_change_nothing_and_every_round_ends(
         check()
         if table.round is not None:
             event(f"round {table.round.phase.value}")
+        for notice in table.notices:
+            if notice.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED, NoticeKind.VOIDED):
+                event(f"a round {notice.kind.value}")
         table = reloaded(table, step)
     table.advance(now + 3600)  # nobody does anything for an hour: every round ends
     check()
-    assert table.stage is Stage.BETTING
+    assert table.stage is Stage.BETTING and table.fault is None
     # A person still seated is waiting on a new table's first bet, which has no deadline.
     seated = any(holder.tier is None for holder in table.holders.values())
     assert not seated or table.deadline == math.inf
+    return table
 
 
 @PROPERTY
@@ -251,3 +291,64 @@ def test_a_person_may_choose_their_play_at_every_moment_before_their_turn(
                 assert offered.get(seat.number), (rnd.phase, seat.number, rnd.turn)
                 checked += 1
     event(f"hands checked before their turn: {min(checked, 5)}+")
+
+
+def round_with_idle_bettors(
+    cards: list[Card],
+    bot_seats: list[int],
+    ann_seat: int,
+    behind: dict[int, int],
+    delays: list[float],
+) -> tuple[float, float, int]:
+    """One round at a table of ann and bots, ``behind[seat]`` idle bettors behind each
+    seat, ann answering each of her decisions ``delays[i]`` seconds after it is first
+    awaited (10 or more: she never does). Returns when it was dealt, when it ended, and
+    how many of ann's decisions were awaited."""
+    bots = [BotSeat(seat, "normal") for seat in bot_seats]
+    table = LiveTable.new(DELUXE, now=0.0, bots=bots, shoe=Shoe.stacked(cards))
+    table.buy_in("ann", 1000, now=0.0)
+    table.sit("ann", ann_seat, now=0.0)
+    for seat, count in sorted(behind.items()):
+        for i in range(count):
+            name = f"b{seat}.{i}"
+            table.buy_in(name, 1000, now=0.0)
+            table.bet_behind(name, seat, 10, now=0.0)
+    table.bet("ann", ann_seat, 10, now=1.0)  # every person seated has bet: dealt at 1
+    awaited = 0
+    while table.stage is Stage.PLAYING:
+        public = table.public("ann")
+        if public.turn is not None and public.turn.owner == "ann" and awaited < len(delays):
+            delay = delays[awaited]
+            awaited += 1
+            if delay < table.decision_seconds:
+                opened = table.deadline - table.decision_seconds
+                table.act("ann", public.legal[int(delay) % len(public.legal)], now=opened + delay)
+                continue
+        elif public.turn is not None and public.turn.owner == "ann":
+            awaited += 1
+        table.advance(table.deadline)
+    assert table.stage is Stage.RESULT
+    assert table.round is not None and table.round.phase is Phase.SETTLED
+    asked = any(isinstance(e, BehindDecided) for e in table.round.history())
+    event("bettors behind asked" if asked else "no question behind")
+    return 1.0, table.deadline - table.result_seconds, awaited
+
+
+@settings(PROPERTY, max_examples=40)
+@given(st.data())
+def test_idle_bettors_behind_never_lengthen_a_round(data: st.DataObject) -> None:
+    """However many bettors behind never answer, a round never lasts longer than the
+    seats' own windows allow: one per decision awaited from the seated person, and for a
+    bot's seat with bets behind one for its insurance and one for each double or split
+    (at most three, splitting once) — a bound without the number of bettors in it."""
+    # Rich in pairs, aces and tens, so that insurance, doubles and splits come often.
+    cards = data.draw(st.lists(st.sampled_from(RICH_CARDS), min_size=60, max_size=60))
+    seats = data.draw(st.lists(st.integers(1, 7), min_size=1, max_size=4, unique=True))
+    ann_seat, bot_seats = seats[0], seats[1:]
+    crowded = data.draw(st.lists(st.sampled_from(seats), min_size=1, unique=True), label="behind")
+    counts = {seat: data.draw(st.integers(1, BEHIND_PER_SEAT), label="bettors") for seat in crowded}
+    delays = data.draw(st.lists(st.sampled_from([0.5, 3.0, 9.5, 10.0]), max_size=8))
+    dealt, ended, awaited = round_with_idle_bettors(cards, bot_seats, ann_seat, counts, delays)
+    windows = awaited + 4 * len([seat for seat in crowded if seat in bot_seats])
+    event(f"{sum(counts.values()) // 25 * 25}+ bettors behind")
+    assert ended - dealt <= windows * 10.0

@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.cards import Card, card_code
 from engine.dealer_play import dealer_draws, dealer_must_play
@@ -16,6 +18,7 @@ from engine.settlement import (
     hand_result,
     hand_return,
     insurance_return,
+    pair_bet_return,
     pair_result,
     pair_return,
 )
@@ -125,3 +128,31 @@ def test_the_dealer_plays_only_while_some_hand_depends_on_the_total() -> None:
     assert dealer_must_play([seat])
     seat.hands[1].surrendered = True
     assert not dealer_must_play([seat])
+
+
+def test_the_pair_bet_returns_398_of_415_at_deluxe_and_9_of_17_off_one_deck():
+    # Eight decks: after the first card, 415 are left; 7 match it in rank and suit (25:1,
+    # 26 back), 8 in rank and colour (12:1, 13 back), 16 in rank only (6:1, 7 back).
+    assert pair_bet_return(DELUXE) == Fraction(7 * 26 + 8 * 13 + 16 * 7, 415)
+    # One deck: no perfect pair can come; 1 of 51 is coloured, 2 are mixed.
+    assert pair_bet_return(DELUXE.replace(decks=1)) == Fraction(1 * 13 + 2 * 7, 51)
+
+
+@given(
+    decks=st.integers(1, 8),
+    perfect=st.integers(0, 30),
+    coloured=st.integers(0, 30),
+    mixed=st.integers(0, 30),
+)
+def test_the_pair_bets_return_is_each_pairs_chance_times_what_it_brings_back(
+    decks: int, perfect: int, coloured: int, mixed: int
+) -> None:
+    rules = DELUXE.replace(
+        decks=decks, perfect_pair_pays=perfect, coloured_pair_pays=coloured, mixed_pair_pays=mixed
+    )
+    back = {pays: pays + 1 if pays else 0 for pays in (perfect, coloured, mixed)}
+    left = 52 * decks - 1
+    expected = Fraction(
+        (decks - 1) * back[perfect] + decks * back[coloured] + 2 * decks * back[mixed], left
+    )
+    assert pair_bet_return(rules) == expected

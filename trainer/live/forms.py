@@ -7,9 +7,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine.live_table import PACES
 from engine.table import BotSeat
 from engine.values import Action
-from trainer.live.services import BUY_INS, PACES, LiveOp, LiveOrder
+from trainer.live.services import BUY_INS, LiveOp, LiveOrder
 from trainer.shared.seats import SEAT_CHOICES, SEATS, Sitter
 
 

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from engine.events import StakeSettled
 from engine.hand import hand_value
 from engine.live_public import LivePublic, LiveSeat, Notice, NoticeKind, Stage
+from engine.live_table import FAULT_GRACE_SECONDS
 from engine.values import Action, Decision
 from trainer.live.services import BUY_INS
 from trainer.shared.cards import CardFace
@@ -44,6 +45,8 @@ STAGE_LABELS: dict[Stage, Promise] = {
     Stage.PLAYING: gettext_lazy("Round in play"),
     Stage.RESULT: gettext_lazy("Round over"),
 }
+#: The stage's words while a fault pauses the round in play.
+PAUSED_LABEL = gettext_lazy("Round paused")
 ACTION_LABELS: dict[Action, Promise] = {action: label for action, (label, _key) in BUTTONS.items()}
 DECISION_LABELS: dict[Decision, Promise] = {
     Decision.HAND: gettext_lazy("Your hand on seat %(seat)s: your play."),
@@ -53,6 +56,9 @@ DECISION_LABELS: dict[Decision, Promise] = {
 NOTICE_LABELS: dict[NoticeKind, Promise] = {
     NoticeKind.UNSEATED: gettext_lazy("Seat %(seat)s had no bet when betting closed: freed."),
     NoticeKind.SAT_OUT: gettext_lazy("Seat %(seat)s sits this round out."),
+    NoticeKind.KEPT_NO_BET: gettext_lazy(
+        "No bet from seat %(seat)s this round: the seat is kept for this round only."
+    ),
     NoticeKind.FREED_SAT_OUT: gettext_lazy("Seat %(seat)s sat out two rounds: freed."),
     NoticeKind.FREED_SHORT: gettext_lazy("Seat %(seat)s cannot cover the minimum bet: freed."),
     NoticeKind.LEFT: gettext_lazy("%(name)s left seat %(seat)s."),
@@ -65,6 +71,18 @@ NOTICE_LABELS: dict[NoticeKind, Promise] = {
     NoticeKind.NO_ROUND: gettext_lazy("Betting closed without a bet: no round."),
     NoticeKind.DEALT: gettext_lazy("Round %(amount)s dealt."),
     NoticeKind.TIMED_OUT: gettext_lazy("Time ran out for %(name)s: played automatically."),
+    NoticeKind.PAUSED: ngettext_lazy(
+        "A fault stopped the round: it is paused, and resumes where it stopped if the fault "
+        "is put right within %(grace)s second; otherwise it is void and every bet in it "
+        "refunded.",
+        "A fault stopped the round: it is paused, and resumes where it stopped if the fault "
+        "is put right within %(grace)s seconds; otherwise it is void and every bet in it "
+        "refunded.",
+        "grace",
+    ),
+    NoticeKind.RESUMED: gettext_lazy(
+        "The fault was put right: the round resumes where it stopped."
+    ),
     NoticeKind.VOIDED: gettext_lazy(
         "The round could not be completed: it is void and every bet in it refunded."
     ),
@@ -214,7 +232,7 @@ class LiveTableView:
             version=version,
             closed=closed,
             stage=public.stage.value,
-            stage_label=str(STAGE_LABELS[public.stage]),
+            stage_label=str(PAUSED_LABEL if public.paused else STAGE_LABELS[public.stage]),
             stage_before=str(STAGE_LABELS[Stage.PLAYING])
             if public.stage is Stage.RESULT and story.lines
             else None,
@@ -338,8 +356,13 @@ def _name(owner: str, names: Mapping[str, str], viewer: str | None) -> str:
 
 def _notice(notice: Notice, names: Mapping[str, str], viewer: str | None) -> str:
     name = _name(notice.owner, names, viewer) if notice.owner else ""
-    return str(NOTICE_LABELS[notice.kind]) % {
-        "seat": notice.seat,
-        "name": name,
-        "amount": notice.amount,
-    }
+    # Formatted before str(): a plural label picks its form by the count it is given.
+    return str(
+        NOTICE_LABELS[notice.kind]
+        % {
+            "seat": notice.seat,
+            "name": name,
+            "amount": notice.amount,
+            "grace": round(FAULT_GRACE_SECONDS),
+        }
+    )

@@ -36,7 +36,7 @@ from django.utils.translation import ngettext
 
 from engine.errors import IllegalActionError
 from engine.live_public import Stage
-from engine.live_table import LiveTable
+from engine.live_table import PACES, LiveTable
 from engine.rules import DELUXE
 from engine.shoe import Shoe
 from engine.table import BotSeat
@@ -50,9 +50,6 @@ from trainer.shared.unit_of_work import Moved, Refused
 
 #: The chips a person may bring to a table (as a practice table's bankroll).
 BUY_INS: tuple[int, ...] = (500, 1000, 5000)
-#: The seconds a table gives each decision, as its opener chooses (WCAG 2.2.1, timing
-#: adjustable); the opening form offers the middle one first.
-PACES: tuple[int, ...] = (10, 20, 30)
 #: A table where no person has sat for this long closes (the lobby says so).
 IDLE = timedelta(minutes=10)
 #: The open tables one account may have opened and still be at.

@@ -10,9 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.utils.translation import get_language_info, gettext
+from django.utils.translation import get_language_info, gettext, ngettext
 
-from engine.rules import PRESETS, Burn, Rules, Surrender
+from engine.live_table import (
+    BEHIND_PER_SEAT,
+    BETTING_SECONDS,
+    FAULT_GRACE_SECONDS,
+    PACES,
+    RESULT_SECONDS,
+)
+from engine.rules import DELUXE, PRESETS, Burn, Rules, Surrender
+from engine.settlement import pair_bet_return
+from engine.table import Limits
 from trainer.rules.documents import Document, choose_language, document, languages_of
 from trainer.shared.rules_words import RulesWords, odds, preset_name
 
@@ -36,11 +45,18 @@ class RulesPage:
     #: Why the document is not in the viewer's language, or "".
     language_note: str
     notes: tuple[str, ...]
+    #: The return to player: the product's, worked out, and the document's, as it says.
+    returns: tuple[str, ...]
+    #: The live table's limits, countdowns and pace, for the rules it plays (else empty).
+    live_table: tuple[str, ...]
 
     @classmethod
-    def of(cls, preset: str, *, viewer: str, asked: str | None = None) -> RulesPage:
+    def of(
+        cls, preset: str, *, viewer: str, expected_return: float, asked: str | None = None
+    ) -> RulesPage:
         """``preset``'s page for a viewer reading ``viewer``'s language, the document in
-        the ``asked`` language where it exists."""
+        the ``asked`` language where it exists; ``expected_return`` is the preset's exact
+        strategy's (`engine.strategy.Strategy.expected_return`)."""
         rules = PRESETS[preset]
         language = choose_language(preset, asked, viewer)
         available = languages_of(preset)
@@ -56,6 +72,8 @@ class RulesPage:
             ),
             language_note=_language_note(available, viewer, asked),
             notes=product_notes(rules),
+            returns=returns(rules, expected_return),
+            live_table=live_table_facts() if rules.name == DELUXE.name else (),
         )
 
 
@@ -146,6 +164,93 @@ def product_notes(rules: Rules) -> tuple[str, ...]:
             }
         )
     return tuple(notes)
+
+
+#: The return to player each rule document states, as it states it (a quotation).
+DOCUMENT_RTP: dict[str, str] = {DELUXE.name: "99.53"}
+
+
+def returns(rules: Rules, expected_return: float) -> tuple[str, ...]:
+    """What the game returns to a player of the exact basic strategy (off the top of a
+    full shoe, per initial bet), beside what the rule document states, and what the pair
+    bet returns; every figure worked out by the engine."""
+    lines = [
+        gettext(
+            "Return to player with the trainer's exact basic strategy for these rules: "
+            "%(rtp)s%% (a house edge of %(edge)s%%), worked out by the trainer's own "
+            "analysis."
+        )
+        % {"rtp": _rtp(1 + expected_return), "edge": _rtp(-expected_return)}
+    ]
+    if rules.name in DOCUMENT_RTP:
+        lines.append(
+            gettext("The rule document states a maximum return to player of %(rtp)s%%.")
+            % {"rtp": DOCUMENT_RTP[rules.name]}
+        )
+    if rules.pair_bet:
+        pair = float(pair_bet_return(rules))
+        lines.append(
+            gettext("The pair side bet returns %(rtp)s%% (a house edge of %(edge)s%%).")
+            % {"rtp": _rtp(pair), "edge": _rtp(1 - pair)}
+        )
+    return tuple(lines)
+
+
+def live_table_facts() -> tuple[str, ...]:
+    """A live table's limits, countdowns and pace, in words; every figure from the
+    engine's live table (`engine.live_table`, `engine.table.Limits`)."""
+    limits = Limits()
+    return (
+        gettext(
+            "Bets from %(minimum)s to %(maximum)s, in steps of %(step)s: the seat bet, bets "
+            "behind and pair bets alike."
+        )
+        % {
+            "minimum": limits.minimum,
+            "maximum": ngettext("%(count)s chip", "%(count)s chips", limits.maximum)
+            % {"count": limits.maximum},
+            "step": limits.step,
+        },
+        gettext(
+            "Countdowns: %(betting)s to bet (a new table's first round waits for a first "
+            "bet); %(paces)s seconds for each decision, as the table's opener chooses; a "
+            "round's result shows for %(result)s before the next bets."
+        )
+        % {
+            "betting": _seconds(BETTING_SECONDS),
+            "paces": ", ".join(str(pace) for pace in PACES),
+            "result": _seconds(RESULT_SECONDS),
+        },
+        gettext(
+            "A round paused by a fault resumes where it stopped if the fault is put right "
+            "within %(seconds)s; otherwise it is void and every bet in it refunded."
+        )
+        % {"seconds": _seconds(FAULT_GRACE_SECONDS)},
+        gettext(
+            "Bettors behind never make a round longer, however many they are: at each step "
+            "of the seat they bet behind, their insurance and follow questions share one "
+            "decision window (the seated player's own, or at a bot's seat one for them "
+            "all), and a question still open when it ends is answered no, the document's "
+            "default."
+        ),
+        ngettext(
+            "A seat takes at most %(bets)s bet behind it.",
+            "A seat takes at most %(bets)s bets behind it.",
+            BEHIND_PER_SEAT,
+        )
+        % {"bets": BEHIND_PER_SEAT},
+    )
+
+
+def _rtp(share: float) -> str:
+    """A share as a percentage to three places (99.515), as return figures are given."""
+    return f"{100 * share:.3f}"
+
+
+def _seconds(value: float) -> str:
+    """A length of time in words: "10 seconds"."""
+    count = int(value) if value == int(value) else value
+    return ngettext("%(count)s second", "%(count)s seconds", count) % {"count": f"{value:g}"}
 
 
 def _percent(share: Fraction) -> str:

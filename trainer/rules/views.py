@@ -85,7 +85,13 @@ def rules(request: HtmxHttpRequest, preset: str = "european") -> HttpResponse:
     notes where the document is silent."""
     if preset not in PRESETS:
         raise Http404(f"no rules preset called {preset!r}")
-    page = RulesPage.of(preset, viewer=get_language(), asked=request.GET.get("doc"))
+    strategy = selectors.strategy_for_preset(preset)
+    page = RulesPage.of(
+        preset,
+        viewer=get_language(),
+        expected_return=strategy.expected_return,
+        asked=request.GET.get("doc"),
+    )
     return render(request, "trainer/rules/rules.html", {"page": page, "presets": list(PRESETS)})
 
 

@@ -36,6 +36,11 @@ REASONS: dict[Refusal, Promise] = {
     Refusal.NO_HISTORY_NO_PAIR_BET: _("A round without its history takes no pair bets"),
     Refusal.NO_BET_BEHIND: _("This table has no bet behind"),
     Refusal.BEHIND_OWN_SEAT: _("You cannot bet behind your own seat"),
+    Refusal.BEHIND_FULL: ngettext_lazy(
+        "Seat %(seat)s has %(bets)s bet behind it, the most a seat takes",
+        "Seat %(seat)s has %(bets)s bets behind it, the most a seat takes",
+        "bets",
+    ),
     Refusal.BETS_CLOSED: _("Bets are closed for this round"),
     Refusal.BET_NOT_WHOLE: _("A bet is a whole number of chips above zero"),
     Refusal.SEAT_EMPTY: _("Seat %(seat)s has no player"),
@@ -113,6 +118,7 @@ REASONS: dict[Refusal, Promise] = {
     Refusal.BUY_IN_FIRST: _("Buy in before you bet"),
     Refusal.NO_HAND_FOR_SEAT: _("Seat %(seat)s has no hand in this round"),
     Refusal.NO_ROUND: _("No round is in play"),
+    Refusal.ROUND_PAUSED: _("The round is paused by a fault: wait until it resumes"),
     Refusal.NOT_A_NAME: _("That is not a player's name"),
 }
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from engine.bots import BOTS, Tier
 from engine.cards import CARDS
-from engine.live_table import LiveTable
+from engine.live_table import FAULT_GRACE_SECONDS, LiveTable
 from engine.shoe import Shoe
 from engine.table import BotSeat
 from trainer.live import services
@@ -405,8 +405,9 @@ def test_a_bettor_behind_answers_follow_split_on_the_page(clock: Clock) -> None:
 def test_a_round_that_fails_is_voided_and_every_bet_refunded(
     clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A fault inside the round (here the bot in seat 1 breaks): the round is void, each
-    person's stake comes back, and the history says so."""
+    """A fault inside the round (here the bot in seat 1 breaks): the round pauses, and
+    when it is still there after the grace period the round is void, each person's stake
+    comes back, and the history says so."""
 
     def broken(view: object) -> str:
         raise RuntimeError("the bot's strategy failed")
@@ -419,6 +420,10 @@ def test_a_round_that_fails_is_voided_and_every_bet_refunded(
     post(bobs, row, op="pair", seat=3, amount=10)
     response = post(anns, row, op="bet", seat=3, amount=20)
     assert response.status_code == 302
+    assert stored(row).fault is not None  # paused, the stakes riding
+    assert "Round paused" in anns.get(reverse("trainer:live-table", args=[row.pk])).content.decode()
+    clock.advance(FAULT_GRACE_SECONDS)
+    poll(bobs, row)  # anyone's look at the table applies the deadline: the last retry
     table = stored(row)
     assert table.balances[f"account {ann.pk}"] == 500
     assert table.balances[f"account {bob.pk}"] == 500

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from engine.cards import card_code
 from engine.errors import IllegalActionError
-from engine.live_table import LiveTable
+from engine.live_table import FAULT_GRACE_SECONDS, LiveTable
 from engine.rules import DELUXE
 from engine.shoe import Shoe
 from tests.engine.test_live_table_properties import PEOPLE, move, random_table
@@ -204,3 +204,37 @@ def test_a_new_tables_page_says_its_countdown_starts_at_the_first_bet() -> None:
     table.bet_behind(BOB, 3, 20, now=0.0)
     view, html = page(table, ANN)
     assert view.seconds_left == 15 and 'data-seconds-left="15"' in html
+
+
+def test_a_seat_kept_without_a_bet_is_told_on_the_page() -> None:
+    # Ann and Bob play a round (both stand on 20 and 19 against 17); in the next window
+    # only Bob bets, so at its close Ann's seat is kept for the round Bob plays alone.
+    table = seated(
+        LiveTable.new(DELUXE, now=0.0, shoe=Shoe.stacked("10s 10d 7c 10h 9c 10c 9s 7d 10h 10d")),
+        (ANN, 3),
+        (BOB, 5),
+    )
+    table.bet(ANN, 3, 10, now=1.0)
+    table.bet(BOB, 5, 10, now=1.0)
+    table.act(ANN, "stand", now=2.0)
+    table.act(BOB, "stand", now=2.0)
+    table.bet(BOB, 5, 10, now=8.0)
+    table.advance(table.deadline)
+    view, html = page(table, ANN)
+    kept = [line for line in view.notices if "seat 3" in line.lower() and "kept" in line]
+    assert len(kept) == 1 and kept[0] in html
+    assert not any("freed" in line for line in view.notices)
+
+
+def test_a_round_paused_by_a_fault_says_so_and_offers_no_decision() -> None:
+    # The stacked shoe runs out when Ann hits her 11: the round pauses, her turn with it.
+    table = seated(LiveTable.new(DELUXE, now=0.0, shoe=Shoe.stacked("5s 9h 6d 7c")), (ANN, 3))
+    table.bet(ANN, 3, 10, now=1.0)
+    assert page(table, ANN)[0].actions  # her decision, before the fault
+    table.act(ANN, "hit", now=2.0)
+    view, html = page(table, ANN)
+    assert view.actions == () and view.decision is None and view.turn is None
+    assert "paused" in view.stage_label.lower()
+    grace = f"{FAULT_GRACE_SECONDS:g} seconds"
+    paused = [line for line in view.notices if "paused" in line and grace in line]
+    assert len(paused) == 1 and paused[0] in html

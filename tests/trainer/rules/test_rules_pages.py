@@ -11,6 +11,17 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
+from engine.live_table import (
+    BEHIND_PER_SEAT,
+    BETTING_SECONDS,
+    FAULT_GRACE_SECONDS,
+    PACES,
+    RESULT_SECONDS,
+)
+from engine.rules import DELUXE, EUROPEAN
+from engine.strategy import strategy_for
+from engine.table import Limits
+
 pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("en", "ar", "ka", "hi", "pl")
@@ -168,3 +179,46 @@ def test_the_practice_table_and_its_summary_name_the_rules_in_words() -> None:
         text = client.get(url).content.decode()
         assert '<a href="/rules/deluxe/">Deluxe</a>' in text, url
         assert "8 decks · dealer stands on soft 17" in text, url
+
+
+def section(text: str, testid: str) -> str:
+    """The text of the list marked ``data-testid=testid``, tags stripped."""
+    found = re.search(rf'data-testid="{testid}">(.*?)</ul>', text, re.S)
+    assert found, f"no {testid} on the page"
+    return html.unescape(re.sub(r"<[^>]+>", " ", found.group(1)))
+
+
+def test_the_deluxe_page_states_the_bound_on_bets_behind_and_their_shared_window() -> None:
+    deluxe = section(page("en", "/rules/deluxe/"), "live-table-facts")
+    assert f"at most {BEHIND_PER_SEAT} bets behind" in deluxe
+    assert "share one decision window (the seated player's own" in deluxe
+    assert 'data-testid="live-table-facts"' not in page("en", "/rules/european/")
+
+
+def test_the_deluxe_page_states_the_tables_limits_countdowns_and_fault_grace() -> None:
+    limits = Limits()
+    facts = section(page("en", "/rules/deluxe/"), "live-table-facts")
+    assert (
+        f"from {limits.minimum} to {limits.maximum} chips, in steps of {limits.step}: the "
+        "seat bet, bets behind and pair bets alike"
+    ) in facts
+    for seconds in (BETTING_SECONDS, RESULT_SECONDS, FAULT_GRACE_SECONDS):
+        assert f"{seconds:g} seconds" in facts
+    paces = ", ".join(str(pace) for pace in PACES)
+    assert f"{paces} seconds for each decision, as the table's opener chooses" in facts
+
+
+def test_each_preset_states_its_computed_return_and_deluxe_the_documents_beside_it() -> None:
+    # The product's figure is the exact analysis's (docs/strategy.md: 99.5150% for
+    # Deluxe); the document's is its own words, 99.53%. The pair bet's, worked out by
+    # hand for 8 decks: the second card matches the first's rank and suit in 7 of the
+    # 415 cards left (pays 25:1, 26 back), rank and colour in 8 (12:1, 13 back), rank
+    # only in 16 (6:1, 7 back): (7*26 + 8*13 + 16*7) / 415 = 398/415 = 95.904%.
+    deluxe = section(page("en", "/rules/deluxe/"), "rules-returns")
+    rtp = 100 * (1 + strategy_for(DELUXE).expected_return)
+    assert f"{rtp:.3f}%" in deluxe and "99.515%" in deluxe
+    assert "99.53%" in deluxe
+    assert "pair side bet returns 95.904% (a house edge of 4.096%)" in deluxe
+    european = section(page("en", "/rules/european/"), "rules-returns")
+    assert f"{100 * (1 + strategy_for(EUROPEAN).expected_return):.3f}%" in european
+    assert "99.53%" not in european and "pair" not in european
