@@ -96,7 +96,7 @@ class SessionSummary:
             assert drill.practice_round is not None
             decision = Decision.of(drill, drill.practice_round.number)
             decisions.setdefault(drill.practice_round.number, []).append(decision)
-            if not decision.is_correct and not decision.taken_back:
+            if not decision.is_correct:  # taken back or not, a mistake counts
                 by_cost.append(decision)
         by_cost.sort(key=lambda decision: -decision.ev_lost)
         rounds = []

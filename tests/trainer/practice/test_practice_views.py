@@ -826,14 +826,34 @@ def test_after_a_take_back_the_coach_checks_the_play_made_instead(client: Client
 
     response = client.get(f"{table_url(session)}summary/")
     totals = response.context["summary"].totals
-    # The plays made: hit and stand, both right. The taken-back mistakes were not played.
-    assert (totals["decisions"], totals["right"], totals["ev_lost"]) == (2, 2, 0)
+    # Two plays made, hit and stand, both right; the two stands taken back count as
+    # mistakes ("it counts as a mistake either way").
+    assert (totals["decisions"], totals["right"]) == (4, 2)
+    assert totals["ev_lost"] > 0
     page = words(response)
     assert "10♠ 6♥ v 10♦ : Hit — right." in page
     assert "10♠ 6♥ 2♣ v 10♦ : Stand — right." in page
     assert page.count("10♠ 6♥ v 10♦ : Stand — taken back; the play was Hit (H).") == 2
     assert "Stand — the play was" not in page  # never shown as a play made
-    assert "Biggest mistakes" not in page
+    assert "Biggest mistakes" in page and "Stand (taken back)" in page
+
+
+def test_the_summary_and_progress_agree_on_a_session_with_a_play_taken_back(
+    client: Client,
+) -> None:
+    """The coach says a play taken back "counts as a mistake either way": the session's
+    summary counts it as Progress does, decisions, right plays and EV given up alike."""
+    session = start(client, SIXTEEN_V_TEN, coach=True)
+    ok(send(client, session, "deal"))
+    ok(send(client, session, "act", action="stand"))  # held back: gives up EV
+    ok(send(client, session, "take_back"))
+    ok(send(client, session, "act", action="hit"))  # 2c: 18
+    ok(send(client, session, "act", action="stand"))  # 18 beats 17
+    totals = client.get(f"{table_url(session)}summary/").context["summary"].totals
+    progress = client.get("/progress/").context["progress"].total
+    assert progress.answered == 3 and progress.correct == 2 and progress.ev_lost > 0
+    assert (totals["decisions"], totals["right"]) == (progress.answered, progress.correct)
+    assert totals["ev_lost"] == pytest.approx(progress.ev_lost)
 
 
 def test_a_play_made_anyway_is_shown_as_the_mistake_made(client: Client) -> None:
