@@ -53,7 +53,7 @@ def test_a_drill_answer_says_its_verdict_once_through_the_live_region(client: Cl
     drill = rig(issued(client), "10s 6h", "10d")
     response = client.post(DRILL, {"drill": drill.pk, "action": "stand"}, headers=HTMX)
     page = response.content.decode()
-    assert said(page).startswith("Not quite: the play is Hit (H).")
+    assert said(page).startswith("Not quite: the play is Hit.")
     assert 'role="status"' not in page and "aria-live" not in page  # nothing inserted filled
 
 

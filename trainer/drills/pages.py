@@ -103,7 +103,6 @@ class DrillView:
     #: The right action's value ("hit"), and its label.
     correct: str
     correct_label: Promise | None
-    code: str
     ev_lost: float
     #: Where the rules in play change this cell of the common chart, why (once answered).
     why: Why | None
@@ -132,7 +131,7 @@ class DrillView:
         cells = [(cell.up, cell.code, cell.family, cell.here) for cell in self.chart_row]
         return repr(
             (
-                self.row, choices, cells, self.is_correct, self.correct, self.code,
+                self.row, choices, cells, self.is_correct, self.correct,
                 self.ev_lost, self.why, self.late, self.time_limit,
             )
         )  # fmt: skip
@@ -175,7 +174,6 @@ class DrillView:
             is_correct=drill.is_correct,
             correct=drill.correct_action,
             correct_label=ACTION_BUTTONS[correct][0] if correct else None,
-            code=drill.correct_code,
             ev_lost=float(drill.ev_lost or 0),
             why=Why.of(dealt.explanation, situation.rules.decks) if dealt.explanation else None,
             session=SessionFigures(

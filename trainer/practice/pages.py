@@ -70,7 +70,7 @@ class Mistake:
 
     value: str
     chosen: Promise
-    #: The right play, with its chart code when it has one ("Hit (H)", "No insurance").
+    #: The right play by name ("Double", "No insurance"), never a chart code ("Ds").
     play: str
     ev_lost: float
 
@@ -269,18 +269,11 @@ def _dealer_faces(
     return tuple(None if card is None else CardFace.of(card) for card in cards), total
 
 
-def named_play(label: Promise | str, code: str) -> str:
-    """A play with its chart code ("Hit (H)"); insurance has no code ("No insurance")."""
-    if not code:
-        return str(label)
-    return _("%(play)s (%(code)s)") % {"play": label, "code": code}
-
-
 def _held(latest: Drill) -> Mistake:
     """The mistake held back: the latest decision recorded at this table."""
     return Mistake(
         value=latest.action,
         chosen=BUTTONS[Action(latest.action)][0],
-        play=named_play(BUTTONS[Action(latest.correct_action)][0], latest.correct_code),
+        play=str(BUTTONS[Action(latest.correct_action)][0]),
         ev_lost=float(latest.ev_lost or 0),
     )

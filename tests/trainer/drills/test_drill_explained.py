@@ -168,7 +168,7 @@ def test_a_timed_hand_answered_in_time_counts(client: Client) -> None:
     assertContains(client.get(DRILL), "Answer within 5 seconds.")
     page = answer(client, drill, "hit")
     drill.refresh_from_db()
-    assert not drill.late and drill.is_correct and "Right: Hit (H)." in page
+    assert not drill.late and drill.is_correct and "Right: Hit." in page
 
 
 def test_a_timed_hand_answered_late_is_a_miss_by_the_servers_clock(client: Client) -> None:

@@ -787,7 +787,7 @@ def test_the_coach_holds_a_wrong_play_back_until_it_is_taken_back(client: Client
     )  # fmt: skip
     assert mistake.ev_lost is not None and mistake.ev_lost > 0
     page = words(held)
-    assert "Stand gives up" in page and "the play is Hit (H)" in page
+    assert "Stand gives up" in page and "the play is Hit." in page
     assert "Take it back" in page and "Stand anyway" in page
     assert 'name="action" value="hit"' not in text(held)  # no actions until it is decided
 
@@ -833,7 +833,7 @@ def test_after_a_take_back_the_coach_checks_the_play_made_instead(client: Client
     page = words(response)
     assert "10♠ 6♥ v 10♦ : Hit — right." in page
     assert "10♠ 6♥ 2♣ v 10♦ : Stand — right." in page
-    assert page.count("10♠ 6♥ v 10♦ : Stand — taken back; the play was Hit (H).") == 2
+    assert page.count("10♠ 6♥ v 10♦ : Stand — taken back; the play was Hit.") == 2
     assert "Stand — the play was" not in page  # never shown as a play made
     assert "Biggest mistakes" in page and "Stand (taken back)" in page
 
@@ -862,7 +862,7 @@ def test_a_play_made_anyway_is_shown_as_the_mistake_made(client: Client) -> None
     ok(send(client, session, "act", action="stand"))
     ok(send(client, session, "act", action="stand"))  # "Stand anyway": 16 loses to 17
     page = words(client.get(f"{table_url(session)}summary/"))
-    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit (H); gave up" in page
+    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit; gave up" in page
     assert "taken back" not in page and "Decisions 1" in page
 
 
@@ -1200,14 +1200,14 @@ def test_the_summary_tells_the_session_in_numbers_mistakes_and_rounds(client: Cl
     assert mistakes is not None
     row = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", mistakes.group(1))))
     row = row.replace(LRI, "").replace(PDI, "")
-    assert "1 10♠ 6♥ v 10♦ Stand Hit (H)" in row  # round, hand, your play, the play
+    assert "1 10♠ 6♥ v 10♦ Stand Hit" in row  # round, hand, your play, the play
     assert "Double" not in row  # the right double is no mistake
     assert "Round 2 · bet 10 · +20 → 1010" in page
     assert "Dealer: 6♦ 10♣ 8♠ (24) · You: 6♠ 5♥ 9♦ (Win +20)" in page
     assert "6♠ 5♥ v 6♦ : Double — right." in page
     assert "Round 1 · bet 10 · -10 → 990" in page
     assert "Dealer: 10♦ 7♣ (17) · You: 10♠ 6♥ (Lose -10)" in page
-    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit (H); gave up" in page
+    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit; gave up" in page
     assert page.index("Round 2 ·") < page.index("Round 1 ·")  # the latest first
 
 
