@@ -4,8 +4,8 @@ for its CSRF token."""
 from __future__ import annotations
 
 from django.db import DatabaseError, connection
-from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
