@@ -44,6 +44,10 @@ def test_a_drills_plays_are_on_the_first_screen(
     expect(plays.first).to_be_visible()
     header = page.locator(".site-header").bounding_box()
     assert header is not None and header["height"] <= 140, header
+    # Compact, its links and buttons are still targets of at least 24 × 24 px.
+    for target in page.locator(".site-header :is(a, button, select)").all():
+        box = target.bounding_box()
+        assert box is not None and min(box["width"], box["height"]) >= 24, box
     for play in plays.all():
         box = play.bounding_box()
         assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
