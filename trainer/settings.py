@@ -59,6 +59,8 @@ if not SECRET_KEY:
 # With DEBUG on and this empty, Django still accepts localhost, 127.0.0.1 and [::1].
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+#: A refused form's page in the site's layout (Django's own is unstyled under the CSP).
+CSRF_FAILURE_VIEW = "trainer.home.views.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.auth",

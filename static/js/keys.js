@@ -39,7 +39,8 @@ document.addEventListener("keydown", (event) => {
     if (letter === null || target?.closest(TAKES_LETTERS)) return;
     button = document.querySelector(`[data-keys]:not([data-letter-keys="off"]) [data-key="${letter}"]`);
   }
-  if (button && !button.disabled) {
+  // A button the story has not reached yet (static/js/story.js) is not there to press.
+  if (button && !button.disabled && !button.closest(".story-later")) {
     event.preventDefault();
     button.click();
   }

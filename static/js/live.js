@@ -13,13 +13,26 @@
     }
   }
 
+  // The server's words for ``left`` seconds: the sentence it rendered for a sample number of
+  // the same plural form (templatetags/plurals.py), with this number in it.
+  function counted(element, left) {
+    var forms = element.parentNode.querySelectorAll("template[data-countdown-form]");
+    var rules = new Intl.PluralRules(document.documentElement.lang || "en");
+    var chosen = null;
+    forms.forEach(function (form) {
+      var sample = Number(form.dataset.countdownForm);
+      if (sample === left) chosen = form;
+      else if (chosen === null && rules.select(sample) === rules.select(left)) chosen = form;
+    });
+    var text = chosen ? chosen.content.textContent : element.textContent;
+    return text.replace(/\d+/, String(left));
+  }
+
   function tick() {
     document.querySelectorAll("[data-seconds-left]").forEach(function (element) {
       stamp(element);
       var left = Math.max(0, Math.ceil((Number(element.dataset.until) - Date.now()) / 1000));
-      var text = element.textContent;
-      // Keep the server's words; only the number ticks.
-      element.textContent = text.replace(/\d+/, String(left));
+      element.textContent = counted(element, left);
     });
   }
 

@@ -26,6 +26,8 @@ def test_a_player_reads_their_bets_newest_first(
     expect(page.locator(".log")).to_contain_text("Seat 1 (You) draws 10♥.")  # the second hand
     page.keyboard.press("s")
     expect(page.get_by_test_id("round-result")).to_contain_text("+20")
+    # Deal is offered once the story has told the result.
+    expect(page.get_by_role("button", name="Deal")).to_be_visible()
     page.keyboard.press("Enter")
     expect(page.get_by_role("button", name="Stand")).to_be_visible()
     page.keyboard.press("s")

@@ -55,7 +55,7 @@ def test_a_player_drills_pairs_at_the_deluxe_table(
     screen.shot("drill-settings")
     page.get_by_role("button", name="Save and deal").click()
 
-    expect(page.get_by_test_id("rules-line")).to_contain_text("Rules: Deluxe — 8 decks")
+    expect(page.get_by_test_id("rules-line").last).to_contain_text("Rules: Deluxe — 8 decks")
     expect(page.get_by_role("button", name="Split")).to_be_visible()  # every pair may split
     drill = Drill.objects.get(answered_at=None)
     first, second = drill.cards.split()
@@ -102,11 +102,11 @@ def test_a_player_reads_the_rules_they_may_change_and_is_told_what_is_wrong(
     page.get_by_role("button", name="Save and deal").click()
 
     expect(page.get_by_text("decks must be a whole number from 1 to 8")).to_be_visible()
-    expect(page.get_by_test_id("rules-line")).to_contain_text("Rules: European — 6 decks")
+    expect(page.get_by_test_id("rules-line").last).to_contain_text("Rules: European — 6 decks")
     screen.shot("drill-settings-refused")
     page.get_by_label("Changes to the rules").fill("decks=2")
     page.get_by_role("button", name="Save and deal").click()
-    expect(page.get_by_test_id("rules-line")).to_contain_text("European, changed — 2 decks")
+    expect(page.get_by_test_id("rules-line").last).to_contain_text("European, changed — 2 decks")
     expect(page.get_by_text("What is your play?")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 

@@ -204,3 +204,46 @@ def test_screenshots_of_the_focus_ring_on_light_and_dark_areas(
     page.keyboard.press("Enter")  # the focus goes to the table's status
     expect(page.locator("#table-status")).to_be_focused()
     page.locator(".practice__controls").screenshot(path=SCREENSHOTS / "focus-status.png")
+
+
+# Three rounds: each time you stand on 19 against the dealer's 20; the cards differ from
+# round to round so that each deal's words are its own.
+THREE_ROUNDS = "10s 10d 9h 10c Ks Kd 9c Kc Qs Qd 9d Qc " + "2c 3d 4h 5s " * 5
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_every_deal_of_a_session_is_said_by_the_live_region(
+    page: Page, live_server: LiveServer
+) -> None:
+    sit_down(page, live_server.url, THREE_ROUNDS)
+    page.evaluate(LISTEN)
+    region = page.locator("#announcement")
+    for number, ten in enumerate(("Ten", "King", "Queen"), start=1):
+        page.get_by_role("button", name="Deal").click()
+        expect(page.get_by_role("button", name="Stand")).to_be_visible()
+        expect(region).to_contain_text("Dealer:")
+        heard = text_of(region)
+        assert f"Dealer: {ten} of diamonds." in heard, (number, heard)
+        assert f"Your hand: {ten} of spades, Nine of" in heard, (number, heard)
+        page.get_by_role("button", name="Stand").click()
+        expect(page.get_by_test_id("round-result")).to_be_attached()
+        expect(region).to_contain_text("Round over")
+    deals = [line for line in said(page) if "The cards are dealt" in line]
+    assert len(deals) == 3
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_insurance_question_is_said_with_your_cards(
+    page: Page, live_server: LiveServer
+) -> None:
+    sit_down(page, live_server.url, "10s As 9h 7c 2d", rules="deluxe")
+    page.evaluate(LISTEN)
+    page.get_by_role("button", name="Deal").click()
+    expect(page.get_by_role("button", name="Insure")).to_be_visible()
+    heard = text_of(page.locator("#announcement"))
+    assert "Dealer: Ace of spades." in heard
+    assert "Your hand: Ten of spades, Nine of hearts." in heard
+    assert "Insurance?" in heard
+    expect(page.locator("#table-status")).to_contain_text("Insurance?")

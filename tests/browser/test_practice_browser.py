@@ -126,7 +126,7 @@ def test_the_coach_stops_a_wrong_play_and_lets_it_be_taken_back(
     page.keyboard.press("s")
     mistake = page.locator(".feedback--wrong")
     expect(mistake).to_contain_text("Stand gives up")
-    expect(mistake).to_contain_text("the play is Hit (H)")
+    expect(mistake).to_contain_text("the play is Hit.")
     expect(page.get_by_test_id("dealer-cards").locator(".card--back")).to_have_count(1)
     screen.shot("practice-coach")
     page.keyboard.press("b")

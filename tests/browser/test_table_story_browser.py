@@ -43,12 +43,17 @@ def test_the_result_and_the_balance_wait_for_the_story(page: Page, live_server: 
     assert not bust.is_visible()
     assert not drawn.is_visible()
     assert page.get_by_test_id("balance").text_content() == "990"
+    deal = page.get_by_role("button", name="Deal")
+    assert not deal.is_visible()  # no next round before this one's result is told
+    page.keyboard.press("Enter")  # nor by its key
     told = time.monotonic()
     expect(drawn).to_be_visible()
     expect(bust).to_be_visible()
     expect(result).to_be_visible()
     expect(result).to_contain_text("+10")
     expect(page.get_by_test_id("balance")).to_have_text("1010")
+    expect(deal).to_be_visible()
+    assert page.get_by_test_id("round-result").is_visible()
     assert time.monotonic() - told < 7  # no story takes longer than 6 s
 
 

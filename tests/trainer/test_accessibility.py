@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from tests.trainer.drills.test_drill import URL as DRILL
 from tests.trainer.drills.test_drill import issued, rig
 from tests.trainer.practice.test_practice_views import send, start
-from trainer.models import Preferences
+from trainer.models import PracticeSession, Preferences
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -53,7 +53,7 @@ def test_a_drill_answer_says_its_verdict_once_through_the_live_region(client: Cl
     drill = rig(issued(client), "10s 6h", "10d")
     response = client.post(DRILL, {"drill": drill.pk, "action": "stand"}, headers=HTMX)
     page = response.content.decode()
-    assert said(page).startswith("Not quite: the play is Hit (H).")
+    assert said(page).startswith("Not quite: the play is Hit.")
     assert 'role="status"' not in page and "aria-live" not in page  # nothing inserted filled
 
 
@@ -171,3 +171,32 @@ def test_the_chart_rows_cell_for_the_hand_is_named_not_only_framed(client: Clien
     )
     marked = [cell for cell in cells if "(Your hand)" in cell]
     assert len(marked) == 1 and '<span class="chart-row__up">10</span>H' in marked[0]
+
+
+# Three rounds, you alone: each time you stand on 19 against the dealer's 20 (European: the
+# dealer stands). The cards differ from round to round, so each deal's words are its own.
+THREE_ROUNDS = "10s 10d 9h 10c Ks Kd 9c Kc Qs Qd 9d Qc " + "2c 3d 4h 5s " * 5
+
+
+def test_every_deal_is_said_not_only_the_first(client: Client) -> None:
+    session = start(client, THREE_ROUNDS)
+    page = client.get(f"/practice/{session.pk}/").content.decode()
+    for ten in ("Ten", "King", "Queen"):
+        dealt = send(client, session, "deal", seen=seen(page)).content.decode()
+        assert f"Dealer: {ten} of diamonds." in said(dealt), ten
+        assert f"Your hand: {ten} of spades, Nine of" in said(dealt), ten
+        page = send(client, session, "act", action="stand", seen=seen(dealt)).content.decode()
+        assert said(page).count("Round over: -10 chips for you.") == 1
+
+
+def test_the_insurance_question_says_your_cards_and_that_it_asks_for_insurance(
+    client: Client,
+) -> None:
+    # Deluxe: 10s 9h against the As (hole 7c); insurance is asked before any play.
+    data = {"rules": "deluxe", "bankroll": "1000", "seat_1": "you", "shoe": "10s As 9h 7c 2d"}
+    client.post("/practice/", data)
+    session = PracticeSession.objects.get()
+    dealt = send(client, session, "deal", seen=0).content.decode()
+    assert "Dealer: Ace of spades." in said(dealt)
+    assert "Your hand: Ten of spades, Nine of hearts." in said(dealt)
+    assert "Insurance?" in said(dealt)

@@ -5,16 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.chart_vocabulary import UP_CARDS
-from engine.explain import CONTROL, Explanation, Reason
+from engine.explain import CONTROL, Explanation
 from engine.rules import Rules
 from engine.values import Action
 from trainer.drills.selectors import DealtDrill
 from trainer.shared.cards import ACTION_BUTTONS, CardFace
-from trainer.shared.charts import ACTIONS, row_title
+from trainer.shared.charts import ACTIONS, reason_words, row_title
 from trainer.shared.rules_words import RulesWords
 
 
@@ -34,42 +33,6 @@ PLAY_NAMES: dict[Action, Promise] = {
     Action.SPLIT: _("split"),
     Action.SURRENDER: _("surrender"),
 }
-#: Why the rules in play change a cell of the common chart, the end of a sentence.
-REASONS: dict[Reason, Promise] = {
-    Reason.NO_HOLE_CARD_DOUBLE: _(
-        "the dealer takes no hole card, so a dealer %(up)s may hide a blackjack that takes "
-        "the doubled bet too"
-    ),
-    Reason.NO_HOLE_CARD_SPLIT: _(
-        "the dealer takes no hole card, so a dealer %(up)s may hide a blackjack that takes "
-        "both bets of the split"
-    ),
-    Reason.SURRENDER: _(
-        "these rules let you give up half the bet, which loses less here than playing on"
-    ),
-    Reason.DOUBLE_RESTRICTED: _("these rules do not let you double this hand"),
-    Reason.NO_DOUBLE_AFTER_SPLIT: _(
-        "these rules do not let you double after splitting, which makes a split worth less"
-    ),
-    Reason.DOUBLE_AFTER_SPLIT: _(
-        "these rules let you double after splitting, which makes a split worth more"
-    ),
-    Reason.SPLIT_RULES: _("these rules limit splitting differently"),
-    Reason.DEALER_HITS_SOFT_17: _(
-        "the dealer hits soft 17 here, which changes how often the dealer busts"
-    ),
-    Reason.DEALER_STANDS_SOFT_17: _(
-        "the dealer stands on soft 17 here, which changes how often the dealer busts"
-    ),
-    Reason.DECKS: _(
-        "with %(decks)s decks instead of %(common_decks)s, your own cards change what is "
-        "left in the shoe by a different amount"
-    ),
-    Reason.NO_HOLE_CARD: _(
-        "the dealer takes no hole card, so a dealer blackjack takes every bet on the table"
-    ),
-    Reason.OTHER: _("these rules change what each play is worth"),
-}
 
 
 @dataclass(frozen=True)
@@ -88,11 +51,9 @@ class Why:
     @classmethod
     def of(cls, explanation: Explanation, decks: int) -> Why:
         up = explanation.change.up
-        reason = str(REASONS[explanation.change.reason]) % {
-            "up": gettext("ace") if up == "A" else gettext("ten"),
-            "decks": decks,
-            "common_decks": CONTROL.decks,
-        }
+        reason = reason_words(
+            explanation.change.reason, up=up, decks=decks, common_decks=CONTROL.decks
+        )
         return cls(
             play=str(PLAY_NAMES[explanation.play]),
             common_play=str(PLAY_NAMES[explanation.common_play]),
@@ -142,7 +103,6 @@ class DrillView:
     #: The right action's value ("hit"), and its label.
     correct: str
     correct_label: Promise | None
-    code: str
     ev_lost: float
     #: Where the rules in play change this cell of the common chart, why (once answered).
     why: Why | None
@@ -171,7 +131,7 @@ class DrillView:
         cells = [(cell.up, cell.code, cell.family, cell.here) for cell in self.chart_row]
         return repr(
             (
-                self.row, choices, cells, self.is_correct, self.correct, self.code,
+                self.row, choices, cells, self.is_correct, self.correct,
                 self.ev_lost, self.why, self.late, self.time_limit,
             )
         )  # fmt: skip
@@ -214,7 +174,6 @@ class DrillView:
             is_correct=drill.is_correct,
             correct=drill.correct_action,
             correct_label=ACTION_BUTTONS[correct][0] if correct else None,
-            code=drill.correct_code,
             ev_lost=float(drill.ev_lost or 0),
             why=Why.of(dealt.explanation, situation.rules.decks) if dealt.explanation else None,
             session=SessionFigures(

@@ -1,9 +1,11 @@
-"""The welcome page, and the health probe for load balancers."""
+"""The welcome page, the health probe for load balancers, and the page of a form refused
+for its CSRF token."""
 
 from __future__ import annotations
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -28,3 +30,11 @@ def health(request: HttpRequest) -> HttpResponse:
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome page: what the trainer is and what is coming."""
     return render(request, "trainer/home/home.html")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form refused for its CSRF token (``CSRF_FAILURE_VIEW``), in the site's layout and
+    the visitor's language: Django's own page is unstyled, its inline style refused by the
+    Content-Security-Policy. Nothing was changed."""
+    context = {"no_cookie": reason == REASON_NO_CSRF_COOKIE}
+    return render(request, "403_csrf.html", context, status=403)

@@ -21,7 +21,7 @@ from engine.events import (
 )
 from engine.hand import hand_value
 from engine.table import PLAYER, PublicTable
-from engine.values import Action
+from engine.values import Action, Decision
 from trainer.models import Drill
 from trainer.practice.selectors import TableOnShow
 from trainer.practice.table import CHIPS
@@ -70,7 +70,7 @@ class Mistake:
 
     value: str
     chosen: Promise
-    #: The right play, with its chart code when it has one ("Hit (H)", "No insurance").
+    #: The right play by name ("Double", "No insurance"), never a chart code ("Ds").
     play: str
     ev_lost: float
 
@@ -111,8 +111,12 @@ class TableView:
     bets_behind: bool
     step: int
     choices: tuple[Choice, ...]
-    #: What the decision awaited asks, when it is a bet behind's rather than the seat's own.
-    behind_prompt: str | None
+    #: What the decision awaited asks, when it is not a hand's play: insurance, or a bet
+    #: behind's decision (None: "Your play?").
+    question: str | None
+    #: Your hands the decision is about, whose cards the live region says: the hand whose
+    #: turn it is, or on the insurance question the seat's hand.
+    deciding: tuple[HandPicture, ...]
     hint: Choice | None
     held: Mistake | None
     hints: bool
@@ -131,11 +135,13 @@ class TableView:
         decision = table.decision
         choices: tuple[Choice, ...] = ()
         hint = None
-        behind_prompt = None
+        question = None
         if decision is not None:
             choices = tuple(Choice(action.value, *BUTTONS[action]) for action in decision.legal)
-            if not decision.decision.by_holder:
-                behind_prompt = BEHIND_PROMPTS[decision.decision] % {"seat": decision.seat}
+            if decision.decision is Decision.INSURANCE:
+                question = _("Insurance? The dealer shows an ace.")
+            elif not decision.decision.by_holder:
+                question = BEHIND_PROMPTS[decision.decision] % {"seat": decision.seat}
             elif shown.hint_bot is not None:
                 best = shown.hint_bot(decision)
                 hint = Choice(best.value, *BUTTONS[best])
@@ -175,7 +181,10 @@ class TableView:
             minimum=table.limits.minimum,
             maximum=table.limits.maximum,
             choices=choices,
-            behind_prompt=behind_prompt,
+            question=question,
+            deciding=_deciding(
+                seats, insurance=decision is not None and decision.decision is Decision.INSURANCE
+            ),
             hint=hint,
             held=_held(shown.held) if shown.held is not None else None,
             hints=session.hints,
@@ -230,6 +239,13 @@ def _seats(
     return tuple(pictures)
 
 
+def _deciding(seats: tuple[SeatPicture, ...], *, insurance: bool) -> tuple[HandPicture, ...]:
+    """Your hands a decision is about: the active one, or every one when insurance is asked."""
+    return tuple(
+        hand for seat in seats if seat.is_player for hand in seat.hands if hand.active or insurance
+    )
+
+
 def _yours(bets: tuple[tuple[str, int], ...]) -> int:
     return sum(amount for owner, amount in bets if owner == PLAYER)
 
@@ -253,18 +269,11 @@ def _dealer_faces(
     return tuple(None if card is None else CardFace.of(card) for card in cards), total
 
 
-def named_play(label: Promise | str, code: str) -> str:
-    """A play with its chart code ("Hit (H)"); insurance has no code ("No insurance")."""
-    if not code:
-        return str(label)
-    return _("%(play)s (%(code)s)") % {"play": label, "code": code}
-
-
 def _held(latest: Drill) -> Mistake:
     """The mistake held back: the latest decision recorded at this table."""
     return Mistake(
         value=latest.action,
         chosen=BUTTONS[Action(latest.action)][0],
-        play=named_play(BUTTONS[Action(latest.correct_action)][0], latest.correct_code),
+        play=str(BUTTONS[Action(latest.correct_action)][0]),
         ev_lost=float(latest.ev_lost or 0),
     )

@@ -105,13 +105,14 @@ def session_record(session: PracticeSession) -> SessionRecord:
 
 
 def session_totals(session: PracticeSession) -> dict[str, Any]:
-    """Rounds, net chips, decisions, accuracy and EV given up over the session: the plays
-    made (a mistake taken back in coach mode was not)."""
+    """Rounds, net chips, decisions, accuracy and EV given up over the session. Every
+    decision graded counts, a mistake the coach held back and the player took back too
+    ("it counts as a mistake either way"), as the progress tallies count it."""
     rounds = session.rounds.exclude(net__isnull=True).aggregate(count=Count("id"), net=Sum("net"))
-    made = Drill.objects.filter(practice_round__session=session, taken_back=False)
-    counted = made.aggregate(
+    graded = Drill.objects.filter(practice_round__session=session, answered_at__isnull=False)
+    counted = graded.aggregate(
         count=Count("id"),
-        right=Count("id", filter=Q(action=F("correct_action"))),
+        right=Count("id", filter=Q(action=F("correct_action"), late=False)),
         lost=Sum("ev_lost"),
     )
     count, right = counted["count"], counted["right"]

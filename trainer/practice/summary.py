@@ -13,11 +13,7 @@ from engine.events import Event, StakeSettled, seat_hands
 from engine.round_codec import history_from_json
 from engine.values import Action
 from trainer.models import Drill
-from trainer.practice.pages import (
-    dealer_cards,
-    named_play,
-    seat_names,
-)
+from trainer.practice.pages import dealer_cards, seat_names
 from trainer.practice.selectors import SessionRecord
 from trainer.shared.cards import CardFace
 from trainer.shared.rules_words import RulesWords
@@ -31,7 +27,7 @@ class Decision:
     cards: tuple[CardFace, ...]
     up: CardFace
     chosen: Promise
-    #: The right play, with its chart code when it has one.
+    #: The right play by name, never a chart code.
     play: str
     is_correct: bool
     ev_lost: float
@@ -45,7 +41,7 @@ class Decision:
             cards=tuple(CardFace.of(Card.parse(text)) for text in drill.cards.split()),
             up=CardFace.of(Card.parse(drill.up)),
             chosen=BUTTONS[Action(drill.action)][0],
-            play=named_play(BUTTONS[Action(drill.correct_action)][0], drill.correct_code),
+            play=str(BUTTONS[Action(drill.correct_action)][0]),
             is_correct=drill.is_correct,
             ev_lost=float(drill.ev_lost or 0),
             round_number=round_number,
@@ -96,7 +92,7 @@ class SessionSummary:
             assert drill.practice_round is not None
             decision = Decision.of(drill, drill.practice_round.number)
             decisions.setdefault(drill.practice_round.number, []).append(decision)
-            if not decision.is_correct and not decision.taken_back:
+            if not decision.is_correct:  # taken back or not, a mistake counts
                 by_cost.append(decision)
         by_cost.sort(key=lambda decision: -decision.ev_lost)
         rounds = []

@@ -123,6 +123,8 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             except Refused as refused:
                 error, shown = str(refused), refused.shown
             else:
+                if op is TableOp.DEAL:
+                    seen = 0  # a new round: every line of its story is new
                 if op is TableOp.END:
                     summary = reverse("trainer:practice-summary", args=[session_id])
                     return (

@@ -217,6 +217,8 @@ def _heat_rows(cells: dict[tuple[str, str], Tally], chart: Chart | None) -> tupl
             drill_row=row if row in DRILLABLE_ROWS else "",
         )
         for row in ROWS
+        # A row no drill deals (hard 20, the 21s) only once a practice round has filled it.
+        if row in DRILLABLE_ROWS or any(seen_row == row for seen_row, _up in cells)
     )
 
 

@@ -115,8 +115,8 @@ def product_notes(rules: Rules) -> tuple[str, ...]:
     if not rules.dealer_peeks:
         notes.append(
             gettext(
-                "The dealer does not look at the hole card for blackjack before the players "
-                "act. If the dealer turns up a blackjack, every player hand that is not a "
+                "The dealer does not look at the hole card for blackjack before you act. "
+                "If the dealer turns up a blackjack, every player hand that is not a "
                 "blackjack loses everything wagered on it, doubles and split hands included; "
                 "a player blackjack against a dealer blackjack is a push."
             )

@@ -117,7 +117,9 @@ def rules_lab(request: HtmxHttpRequest) -> HttpResponse:
     context["lab"] = lab
     context["rules_words"] = RulesWords.of(base.with_overrides(overrides))
     if lab.strategy is not None:
-        context["chart"] = ChartView.of(lab.strategy, lab.base_strategy.chart)
+        context["chart"] = ChartView.of(
+            lab.strategy, lab.base_strategy.chart, lab.base_strategy.rules
+        )
         drill_settings, preferences = choices_of(request)
         changes = RuleChanges(tuple(overrides.items())).text
         context["drill_fields"] = {

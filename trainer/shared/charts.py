@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, RowKind, RowLabel
 from engine.drills import DRILLABLE_ROWS
-from engine.rules import Surrender
+from engine.explain import CONTROL, Reason, reason_for
+from engine.rules import Rules
 from engine.strategy import Strategy, chart_differences
 
 #: What each chart code means, and the colour family it is drawn in.
@@ -24,6 +26,73 @@ ACTIONS: dict[str, tuple[Promise, str]] = {
     "Rs": (_("Surrender if allowed, otherwise stand"), "surrender"),
     "Rp": (_("Surrender if allowed, otherwise split"), "surrender"),
 }
+
+
+#: The hole card, worded once for every page that explains a chart (the drill's feedback,
+#: the chart page; the rules page's note says the same).
+NO_PEEK = _("the dealer does not look at the hole card for blackjack before you act")
+
+#: Why the rules in play change a cell of the common chart, the end of a sentence.
+REASONS: dict[Reason, Promise] = {
+    Reason.NO_HOLE_CARD_DOUBLE: _(
+        "%(no_peek)s, so a dealer %(up)s may hide a blackjack that takes the doubled bet too"
+    ),
+    Reason.NO_HOLE_CARD_SPLIT: _(
+        "%(no_peek)s, so a dealer %(up)s may hide a blackjack that takes both bets of the split"
+    ),
+    Reason.SURRENDER: _(
+        "these rules let you give up half the bet, which loses less here than playing on"
+    ),
+    Reason.DOUBLE_RESTRICTED: _("these rules do not let you double this hand"),
+    Reason.NO_DOUBLE_AFTER_SPLIT: _(
+        "these rules do not let you double after splitting, which makes a split worth less"
+    ),
+    Reason.DOUBLE_AFTER_SPLIT: _(
+        "these rules let you double after splitting, which makes a split worth more"
+    ),
+    Reason.SPLIT_RULES: _("these rules limit splitting differently"),
+    Reason.DEALER_HITS_SOFT_17: _(
+        "the dealer hits soft 17 here, which changes how often the dealer busts"
+    ),
+    Reason.DEALER_STANDS_SOFT_17: _(
+        "the dealer stands on soft 17 here, which changes how often the dealer busts"
+    ),
+    Reason.DECKS: _(
+        "with %(decks)s decks instead of %(common_decks)s, your own cards change what is "
+        "left in the shoe by a different amount"
+    ),
+    Reason.NO_HOLE_CARD: _("%(no_peek)s, so a dealer blackjack takes every bet on the table"),
+    Reason.OTHER: _("these rules change what each play is worth"),
+}
+
+
+def reason_words(reason: Reason, *, up: str, decks: int, common_decks: int) -> str:
+    """Why a cell changes, in words: the same sentence on the drill's feedback and the
+    chart page, so that the two never explain one cell two ways."""
+    return str(REASONS[reason]) % {
+        "no_peek": NO_PEEK,
+        "up": gettext("ace") if up == "A" else gettext("ten"),
+        "decks": decks,
+        "common_decks": common_decks,
+    }
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A cell where this chart parts from the common one."""
+
+    row: str
+    up: str
+    ours: str
+    theirs: str
+
+
+@dataclass(frozen=True)
+class WhyGroup:
+    """One reason, and the marked cells it explains."""
+
+    reason: str
+    cells: tuple[Difference, ...]
 
 
 @dataclass(frozen=True)
@@ -60,14 +129,15 @@ class ChartView:
     sections: tuple[ChartSection, ...]
     up_cards: tuple[str, ...]
     legend: tuple[tuple[str, Promise, str], ...]
-    differences: tuple[tuple[str, str, str, str], ...]
-    dealer_peeks: bool
-    offers_surrender: bool
+    #: The marked cells grouped by the reason the engine gives for each (`engine.explain`).
+    whys: tuple[WhyGroup, ...]
     house_edge_percent: float
     rtp_percent: float
 
     @classmethod
-    def of(cls, strategy: Strategy, common: Chart) -> ChartView:
+    def of(cls, strategy: Strategy, common: Chart, common_rules: Rules = CONTROL) -> ChartView:
+        """The chart of ``strategy`` marked against ``common``, the chart of ``common_rules``
+        (by default the common chart's)."""
         differences = chart_differences(strategy.chart, common)
         differing = {(row, up): theirs for row, up, _, theirs in differences}
         sections: dict[RowKind, list[ChartRow]] = {kind: [] for kind in RowKind}
@@ -97,14 +167,22 @@ class ChartView:
             ),
             up_cards=UP_CARDS,
             legend=tuple((code, *ACTIONS[code]) for code in ACTIONS if code in used),
-            differences=tuple(
-                (row_title(row), up, ours, theirs) for row, up, ours, theirs in differences
-            ),
-            dealer_peeks=strategy.rules.dealer_peeks,
-            offers_surrender=strategy.rules.surrender is not Surrender.NONE,
+            whys=_whys(differences, strategy.rules, common_rules),
             house_edge_percent=edge["house_edge_percent"],
             rtp_percent=edge["rtp_percent"],
         )
+
+
+def _whys(
+    differences: list[tuple[str, str, str, str]], rules: Rules, common_rules: Rules
+) -> tuple[WhyGroup, ...]:
+    """Each marked cell under the reason for it, in the order the cells come."""
+    groups: dict[str, list[Difference]] = {}
+    for row, up, ours, theirs in differences:
+        reason = reason_for(row, up, ours, theirs, rules, common_rules)
+        words = reason_words(reason, up=up, decks=rules.decks, common_decks=common_rules.decks)
+        groups.setdefault(words, []).append(Difference(row_title(row), up, ours, theirs))
+    return tuple(WhyGroup(words, tuple(cells)) for words, cells in groups.items())
 
 
 def row_title(row: str) -> str:

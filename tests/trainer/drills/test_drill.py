@@ -65,7 +65,7 @@ def test_an_htmx_answer_returns_the_graded_fragment(client: Client) -> None:
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="answer"')  # only the answer's region
     assert "<html" not in html and 'aria-label="Ten of diamonds"' not in html  # cards stay
-    assert "Not quite: the play is Hit (H)" in html
+    assert "Not quite: the play is Hit." in html
     assert "HX-Request" in response["Vary"]
     drill.refresh_from_db()
     assert (drill.action, drill.correct_action, drill.correct_code) == ("stand", "hit", "H")
@@ -118,7 +118,7 @@ def test_a_right_answer_says_so(client: Client) -> None:
     response = client.post(
         URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"}
     )
-    assertContains(response, "Right: Hit (H).")
+    assertContains(response, "Right: Hit.")
     drill.refresh_from_db()
     assert drill.is_correct and drill.ev_lost == 0
 
@@ -200,7 +200,7 @@ def test_a_guests_htmx_answer_takes_three_queries(
         response = client.post(
             URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"}
         )
-    assertContains(response, "Right: Hit (H).")
+    assertContains(response, "Right: Hit.")
 
 
 def test_an_accounts_htmx_answer_takes_five_queries(
@@ -214,7 +214,7 @@ def test_an_accounts_htmx_answer_takes_five_queries(
         response = client.post(
             URL, {"drill": drill.pk, "action": "hit"}, headers={"HX-Request": "true"}
         )
-    assertContains(response, "Right: Hit (H).")
+    assertContains(response, "Right: Hit.")
 
 
 def test_forms_swapped_in_by_htmx_keep_their_token_field() -> None:
@@ -255,8 +255,8 @@ def test_the_kept_feedback_follows_everything_it_shows(client: Client) -> None:
     client.post(URL, {"deal": "1"})
     second = rig(Drill.objects.order_by("-pk")[0], "10c 6d", "10h")
     right = client.post(URL, {"drill": second.pk, "action": "hit"}, headers={"HX-Request": "true"})
-    assertContains(wrong, "Not quite: the play is Hit (H)")
-    assertContains(right, "Right: Hit (H).")
+    assertContains(wrong, "Not quite: the play is Hit.")
+    assertContains(right, "Right: Hit.")
     assert "your play" in right.content.decode().split("ev-table__best")[1].split("</tr>")[0]
 
 
@@ -325,7 +325,7 @@ def test_twenty_answers_to_one_hand_at_once_record_one(
     drill.refresh_from_db()
     assert drill.action == recorded[0] and drill.answered_at is not None
     (page,) = (page for page in pages if "already answered" not in page)
-    assert ("Right: Hit (H)." if drill.action == "hit" else "Not quite") in page
+    assert ("Right: Hit." if drill.action == "hit" else "Not quite") in page
 
 
 def test_the_drill_view_is_built_without_a_query(
@@ -360,3 +360,19 @@ def test_the_drill_inherits_its_target_and_an_answer_names_its_own(client: Clien
     ).content.decode()
     # (Its one hx-swap-oob fills the page's live region, outside the swapped region.)
     assert "hx-post=" in answered and "hx-target" not in answered and "hx-swap=" not in answered
+
+
+def test_the_feedback_names_the_play_not_the_chart_code(client: Client) -> None:
+    # Soft 18 against a 4: the chart's code is Ds (double, or else stand), the play Double.
+    assert strategy_for(EUROPEAN).chart["soft 18"]["4"] == "Ds"
+    drill = rig(issued(client), "As 7h", "4d")
+    wrong = client.post(URL, {"drill": drill.pk, "action": "stand"}, headers={"HX-Request": "true"})
+    assertContains(wrong, "Not quite: the play is Double.")
+    client.post(URL, {"deal": "1"})
+    drill = rig(issued(client), "As 7h", "4d")
+    right = client.post(
+        URL, {"drill": drill.pk, "action": "double"}, headers={"HX-Request": "true"}
+    )
+    assertContains(right, "Right: Double.")
+    for response in (wrong, right):
+        assert "(Ds)" not in response.content.decode()

@@ -67,8 +67,9 @@ def test_eleven_against_a_ten_says_why_european_hits(client: Client, action: str
     evs = strategy_for(EUROPEAN).ev("6,5", "K")
     assert (
         f"The common chart plays double here, but under these rules hit is better "
-        f"({evs.hit:.4f} against {evs.double:.4f}): the dealer takes no hole card, so a "
-        f"dealer ten may hide a blackjack that takes the doubled bet too."
+        f"({evs.hit:.4f} against {evs.double:.4f}): the dealer does not look at the hole "
+        f"card for blackjack before you act, so a dealer ten may hide a blackjack that "
+        f"takes the doubled bet too."
     ) in page
 
 
@@ -167,7 +168,7 @@ def test_a_timed_hand_answered_in_time_counts(client: Client) -> None:
     assertContains(client.get(DRILL), "Answer within 5 seconds.")
     page = answer(client, drill, "hit")
     drill.refresh_from_db()
-    assert not drill.late and drill.is_correct and "Right: Hit (H)." in page
+    assert not drill.late and drill.is_correct and "Right: Hit." in page
 
 
 def test_a_timed_hand_shows_its_seconds_left_and_says_only_the_limit_the_five_and_the_end(
@@ -307,3 +308,14 @@ def test_the_heat_map_links_each_cell_met(client: Client) -> None:
     page = client.get("/progress/")
     assertContains(page, "/drill/focus/?rules=european&amp;row=hard%2016&amp;up=10")
     assertNotContains(page, "row=hard%2016&amp;up=9")  # not met: nothing to follow
+
+
+def test_the_drill_and_the_rules_page_word_the_hole_card_alike(client: Client) -> None:
+    """One wording for no peek: the dealer has a hole card at every table, and does not
+    look at it for blackjack at a European one (never "takes no hole card")."""
+    page = answer(client, rig(deal(client), "6s 5h", "Kd"), "hit")
+    rules = readable(client.get("/rules/european/").content.decode())
+    said = "the dealer does not look at the hole card for blackjack before you act"
+    assert said in page
+    assert said.removeprefix("the dealer ") in rules
+    assert "takes no hole card" not in page + rules

@@ -28,7 +28,7 @@ from engine.rules import EUROPEAN
 from engine.shoe import Shoe
 from engine.table import PLAYER, Table
 from engine.values import Action
-from trainer.models import Drill, PracticeRound, PracticeSession
+from trainer.models import DayTally, Drill, PracticeRound, PracticeSession
 from trainer.practice.selectors import session_totals
 from trainer.practice.services import (
     BANKROLLS,
@@ -242,6 +242,12 @@ def test_the_chip_ledger_reconciles_after_every_round(
         )
         totals = session_totals(session)
         assert (totals["rounds"], totals["net"]) == (number, session.balance - session.bankroll)
+        # The summary counts every decision as progress does, a mistake taken back too.
+        tallied = DayTally.objects.filter(**owner.filter()).aggregate(
+            n=Sum("answered"), right=Sum("correct"), lost=Sum("lost")
+        )
+        assert (totals["decisions"], totals["right"]) == (tallied["n"] or 0, tallied["right"] or 0)
+        assert totals["ev_lost"] == pytest.approx(float(tallied["lost"] or 0))
         # The next bet stays within the balance and the limits, in steps of 10.
         assert 0 <= session.next_bet <= min(session.balance, 500)
         assert session.next_bet % 10 == 0

@@ -23,7 +23,6 @@ from pytest_django import DjangoAssertNumQueries
 from pytest_django.asserts import assertRedirects
 
 from engine.bots import hard_bot
-from engine.chart_vocabulary import ROWS
 from engine.strategy import strategy_for
 from trainer.models import Drill, PracticeRound, PracticeSession
 from trainer.practice import selectors
@@ -212,8 +211,9 @@ def test_a_round_is_played_and_each_decision_recorded_as_play(client: Client) ->
     assert [(str(title), tally.answered) for title, tally in progress.sources] == [
         ("Practice rounds", 2)
     ]
-    heat = dict(zip(ROWS, (heat_row.cells for heat_row in progress.heat_rows), strict=True))
-    cell = next(cell for cell in heat["hard 16"] if cell.up == "7")
+    heat = {heat_row.title: heat_row.cells for heat_row in progress.heat_rows}
+    cell = next(cell for cell in heat["Hard 16"] if cell.up == "7")
+    assert "Hard 20" in heat  # no drill deals it, but this round's stand was made there
     assert cell.tally is not None and cell.tally.answered == 1 and cell.tally.correct == 1
 
 
@@ -453,8 +453,8 @@ def test_no_response_shows_the_hole_card_or_the_shoe_before_its_time(client: Cli
     scan(deal, hidden)
     assert card_labels(deal) == [
         "Seven of spades", "Face-down card",
-        "Nine of clubs", "Seven of clubs",  # you
-        "Ten of hearts", "Eight of hearts",  # the bot
+        "Ten of hearts", "Eight of hearts",  # the bot, in the strip of the other seats
+        "Nine of clubs", "Seven of clubs",  # you, beneath it
     ]  # fmt: skip
     # The up card's score alone, the hole card's unknown.
     assert re.search(r'<h2 class="felt__label">Dealer <span[^>]*>· 7</span></h2>', text(deal))
@@ -787,7 +787,7 @@ def test_the_coach_holds_a_wrong_play_back_until_it_is_taken_back(client: Client
     )  # fmt: skip
     assert mistake.ev_lost is not None and mistake.ev_lost > 0
     page = words(held)
-    assert "Stand gives up" in page and "the play is Hit (H)" in page
+    assert "Stand gives up" in page and "the play is Hit." in page
     assert "Take it back" in page and "Stand anyway" in page
     assert 'name="action" value="hit"' not in text(held)  # no actions until it is decided
 
@@ -826,14 +826,34 @@ def test_after_a_take_back_the_coach_checks_the_play_made_instead(client: Client
 
     response = client.get(f"{table_url(session)}summary/")
     totals = response.context["summary"].totals
-    # The plays made: hit and stand, both right. The taken-back mistakes were not played.
-    assert (totals["decisions"], totals["right"], totals["ev_lost"]) == (2, 2, 0)
+    # Two plays made, hit and stand, both right; the two stands taken back count as
+    # mistakes ("it counts as a mistake either way").
+    assert (totals["decisions"], totals["right"]) == (4, 2)
+    assert totals["ev_lost"] > 0
     page = words(response)
     assert "10♠ 6♥ v 10♦ : Hit — right." in page
     assert "10♠ 6♥ 2♣ v 10♦ : Stand — right." in page
-    assert page.count("10♠ 6♥ v 10♦ : Stand — taken back; the play was Hit (H).") == 2
+    assert page.count("10♠ 6♥ v 10♦ : Stand — taken back; the play was Hit.") == 2
     assert "Stand — the play was" not in page  # never shown as a play made
-    assert "Biggest mistakes" not in page
+    assert "Biggest mistakes" in page and "Stand (taken back)" in page
+
+
+def test_the_summary_and_progress_agree_on_a_session_with_a_play_taken_back(
+    client: Client,
+) -> None:
+    """The coach says a play taken back "counts as a mistake either way": the session's
+    summary counts it as Progress does, decisions, right plays and EV given up alike."""
+    session = start(client, SIXTEEN_V_TEN, coach=True)
+    ok(send(client, session, "deal"))
+    ok(send(client, session, "act", action="stand"))  # held back: gives up EV
+    ok(send(client, session, "take_back"))
+    ok(send(client, session, "act", action="hit"))  # 2c: 18
+    ok(send(client, session, "act", action="stand"))  # 18 beats 17
+    totals = client.get(f"{table_url(session)}summary/").context["summary"].totals
+    progress = client.get("/progress/").context["progress"].total
+    assert progress.answered == 3 and progress.correct == 2 and progress.ev_lost > 0
+    assert (totals["decisions"], totals["right"]) == (progress.answered, progress.correct)
+    assert totals["ev_lost"] == pytest.approx(progress.ev_lost)
 
 
 def test_a_play_made_anyway_is_shown_as_the_mistake_made(client: Client) -> None:
@@ -842,7 +862,7 @@ def test_a_play_made_anyway_is_shown_as_the_mistake_made(client: Client) -> None
     ok(send(client, session, "act", action="stand"))
     ok(send(client, session, "act", action="stand"))  # "Stand anyway": 16 loses to 17
     page = words(client.get(f"{table_url(session)}summary/"))
-    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit (H); gave up" in page
+    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit; gave up" in page
     assert "taken back" not in page and "Decisions 1" in page
 
 
@@ -1180,14 +1200,14 @@ def test_the_summary_tells_the_session_in_numbers_mistakes_and_rounds(client: Cl
     assert mistakes is not None
     row = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", mistakes.group(1))))
     row = row.replace(LRI, "").replace(PDI, "")
-    assert "1 10♠ 6♥ v 10♦ Stand Hit (H)" in row  # round, hand, your play, the play
+    assert "1 10♠ 6♥ v 10♦ Stand Hit" in row  # round, hand, your play, the play
     assert "Double" not in row  # the right double is no mistake
     assert "Round 2 · bet 10 · +20 → 1010" in page
     assert "Dealer: 6♦ 10♣ 8♠ (24) · You: 6♠ 5♥ 9♦ (Win +20)" in page
     assert "6♠ 5♥ v 6♦ : Double — right." in page
     assert "Round 1 · bet 10 · -10 → 990" in page
     assert "Dealer: 10♦ 7♣ (17) · You: 10♠ 6♥ (Lose -10)" in page
-    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit (H); gave up" in page
+    assert "10♠ 6♥ v 10♦ : Stand — the play was Hit; gave up" in page
     assert page.index("Round 2 ·") < page.index("Round 1 ·")  # the latest first
 
 

@@ -297,3 +297,15 @@ def test_the_progress_view_is_built_without_a_query(
         for cell in heat_row.cells
     }
     assert heat["Hard 16", "10"].code == "H" and heat["Hard 16", "10"].share
+
+
+def test_the_heat_map_leaves_out_rows_no_drill_deals(client: Client, ann: User) -> None:
+    """Hard 20 (two tens are a pair) and the 21s are never dealt in a drill: their rows
+    are shown only once a practice round's later decision fell in one."""
+    answered(ann, "hard 16", "10", right=True)
+    titles = [row.title for row in client.get(URL).context["progress"].heat_rows]
+    assert "Hard 16" in titles and "10,10" in titles
+    assert not {"Hard 20", "Hard 21", "Soft 21"} & set(titles)
+    answered(ann, "hard 20", "6", right=True)  # a practice round's hit to 20
+    titles = [row.title for row in client.get(URL).context["progress"].heat_rows]
+    assert "Hard 20" in titles and "Hard 21" not in titles

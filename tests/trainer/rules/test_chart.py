@@ -36,7 +36,7 @@ def test_the_european_cells_that_differ_from_the_common_chart_are_marked_with_wh
 ) -> None:
     html = client.get(reverse("trainer:chart", args=["european"])).content.decode()
     assert html.count('class="differs-mark"') == 4
-    assert "the dealer does not look for blackjack before you act" in html
+    assert "the dealer does not look at the hole card for blackjack before you act" in html
     assertContains(
         client.get(reverse("trainer:chart", args=["european"])),
         "Hard 11 against 10: <strong>H</strong> here, D in the common chart",
@@ -47,7 +47,7 @@ def test_the_european_cells_that_differ_from_the_common_chart_are_marked_with_wh
 def test_a_peek_game_has_no_no_peek_note(client: Client) -> None:
     html = client.get(reverse("trainer:chart", args=["american"])).content.decode()
     assert 'class="differs-mark"' not in html
-    assert "does not look for blackjack" not in html
+    assert "does not look at the hole card" not in html
 
 
 def test_deluxe_surrenders_sixteen_against_nine(client: Client) -> None:

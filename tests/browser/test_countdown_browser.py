@@ -1,0 +1,51 @@
+"""A live table's countdown ticks in the words of its number's plural form: "1 second
+left", never "1 seconds left"; in Polish "Zostały 2 sekundy", then "Została 1 sekunda".
+
+The server's clock is held three seconds before the betting deadline, so every poll
+answers the same; the page's script counts the seconds down from there.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from engine.live_table import LiveTable
+from tests.browser.test_live_autoplay_browser import PASSWORD, Clock, log_in
+from trainer.live.services import open_table
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("language", "counted"),
+    [
+        ("en", ["3 seconds left", "2 seconds left", "1 second left"]),
+        ("pl", ["Zostały 3 sekundy", "Zostały 2 sekundy", "Została 1 sekunda"]),
+    ],
+)
+def test_the_countdown_says_each_number_in_its_plural_form(
+    page: Page,
+    live_server: LiveServer,
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+    counted: list[str],
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(timezone, "now", clock)
+    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
+    row = open_table(user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=clock())
+    clock.at = datetime.fromtimestamp(LiveTable.from_json(row.state).deadline - 3, tz=UTC)
+    log_in(page, live_server, "ann")
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    page.goto(f"{live_server.url}/tables/{row.pk}/")
+    countdown = page.get_by_test_id("countdown")
+    for words in counted:
+        expect(countdown).to_have_text(words)

@@ -1,0 +1,151 @@
+"""Full tables, practice and live, measured at a desktop's and a phone's width: every
+control a target of at least 24 × 24 px with room around it, every seat's name whole, a
+split seat's hands labelled, the seats drawn in the order they are read, and the live
+table's buttons drawn like the rest of the site's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from engine.shoe import Shoe
+from engine.table import BotSeat
+from tests.browser.conftest import Screen
+from tests.browser.test_live_autoplay_browser import PASSWORD, Clock, log_in
+from tests.browser.test_live_layout_browser import FULL_TABLE_SHOE as LIVE_SHOE
+from tests.browser.test_table_layout_browser import FULL_TABLE_SHOE, sit_at_a_full_table
+from trainer.live.services import open_table
+
+#: The least size of a target (WCAG 2.5.8) and the least room between two.
+LEAST = 24
+ROOM = 4
+
+# Every control a pointer aims at; a checkbox's target is its label.
+CONTROLS = (
+    "button, a[href], summary, select, label:has(input[type=checkbox]),"
+    " input:not([type=hidden]):not([type=checkbox])"
+)
+TARGETS = """([region, controls]) => [...document.querySelectorAll(region)]
+  .flatMap((area) => [...area.querySelectorAll(controls)])
+  .filter((el) => el.checkVisibility() && !el.closest(".visually-hidden"))
+  .filter((el) => !(el.matches("a[href]") && el.closest("p, li, td")))
+  .map((el) => { const r = el.getBoundingClientRect();
+    return {name: el.outerHTML.slice(0, 90), x: r.x, y: r.y, w: r.width, h: r.height}; })"""
+CUT_NAMES = """() => [...document.querySelectorAll(".seat__name")]
+  .filter((el) => el.scrollWidth > el.clientWidth + 1)
+  .map((el) => el.textContent)"""
+STYLE = """(el) => { const s = getComputedStyle(el);
+  return [s.borderTopColor, s.borderTopWidth, s.fontFamily, s.fontWeight, s.backgroundColor]; }"""
+
+
+def targets(page: Page, region: str) -> list[dict[str, Any]]:
+    """The visible controls of ``region`` (links inside a sentence aside: text links)."""
+    return list(page.evaluate(TARGETS, [region, CONTROLS]))
+
+
+def gap(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """The room between two boxes (negative where they overlap)."""
+    across = max(b["x"] - (a["x"] + a["w"]), a["x"] - (b["x"] + b["w"]))
+    down = max(b["y"] - (a["y"] + a["h"]), a["y"] - (b["y"] + b["h"]))
+    return max(across, down)
+
+
+def assert_targets(page: Page, region: str) -> None:
+    found = targets(page, region)
+    assert found
+    small = [t for t in found if t["w"] < LEAST or t["h"] < LEAST]
+    assert not small, small
+    for index, one in enumerate(found):
+        for other in found[index + 1 :]:
+            assert gap(one, other) >= ROOM, (one, other)
+
+
+def assert_names_whole(page: Page) -> None:
+    names = page.locator(".seat__name")
+    cut = page.evaluate(CUT_NAMES)
+    assert names.count() and cut == []
+
+
+def assert_read_as_drawn(page: Page) -> None:
+    """Each seat, in the page's order, comes after the one before it as the eye reads:
+    further down, or on the same line further along (to the left in Arabic)."""
+    boxes = [seat.bounding_box() for seat in page.locator(".seats > .seat").all()]
+    rtl = page.evaluate("document.documentElement.dir") == "rtl"
+    for before, after in zip(boxes, boxes[1:], strict=False):
+        assert before is not None and after is not None
+        if abs(after["y"] - before["y"]) < 2:
+            assert (after["x"] < before["x"]) if rtl else (after["x"] > before["x"]), (
+                before,
+                after,
+            )
+        else:
+            assert after["y"] >= before["y"] + before["height"] - 1, (before, after)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_practice_tables_targets_names_hands_and_order(
+    page: Page, live_server: LiveServer, screen: Screen
+) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    sit_at_a_full_table(page, live_server, FULL_TABLE_SHOE, rules="deluxe")
+    page.locator(".side-bets summary").click()
+    assert_targets(page, "#table")
+    assert_names_whole(page)
+    assert_read_as_drawn(page)
+    page.get_by_role("button", name="Deal").click()
+    expect(page.get_by_role("button", name="Split")).to_be_visible()
+    page.get_by_role("button", name="Split").click()
+    hands = page.get_by_test_id("seat-4").locator(".seat__hand")
+    expect(hands).to_have_count(2, timeout=90_000)
+    expect(hands.nth(0)).to_contain_text("Hand 1 of 2")
+    expect(hands.nth(1)).to_contain_text("Hand 2 of 2")
+    screen.shot("targets-practice")
+    assert_targets(page, "#table")
+    assert_names_whole(page)
+    assert_read_as_drawn(page)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_live_tables_targets_names_order_and_buttons(
+    screen: Screen, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(timezone, "now", Clock())  # standing still: no deadline passes
+    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
+    bots = [BotSeat(seat, "normal") for seat in (1, 2, 5, 6, 7)]
+    row = open_table(
+        user_id=ann.pk, bots=bots, seats=[3, 4], buy_in=500, now=timezone.now(),
+        shoe=Shoe.stacked(LIVE_SHOE),
+    )  # fmt: skip
+    page = screen.page
+    page.emulate_media(reduced_motion="reduce")
+    log_in(page, live_server, "ann")
+    page.goto(f"{live_server.url}/tables/{row.pk}/")
+    expect(page.get_by_role("group", name="Bet behind seat 1")).to_be_visible()
+    expect(page.get_by_role("group", name="Pair bet on seat 3")).to_be_visible()
+    screen.shot("targets-live-betting")
+    assert_targets(page, "#live")
+    assert_names_whole(page)
+    assert_read_as_drawn(page)
+
+    for seat in (3, 4):
+        page.get_by_role("group", name=f"Your bet on seat {seat}").get_by_role(
+            "button", name="10", exact=True
+        ).click()
+    decision = page.get_by_test_id("decision")
+    decision.get_by_role("button", name="Split").click()
+    expect(page.get_by_test_id("seat-3").locator(".seat__hand")).to_have_count(2)
+    expect(page.get_by_test_id("seat-3")).to_contain_text("Hand 1 of 2")
+    screen.shot("targets-live-decision")
+    assert_targets(page, "#live")
+    assert_read_as_drawn(page)
+    # A seat's button is drawn as the site's buttons are: their border, corners and type.
+    site = decision.get_by_role("button", name="Hit").evaluate(STYLE)
+    seat_button = page.get_by_test_id("preselect-4").get_by_role("button").first.evaluate(STYLE)
+    assert seat_button == site
