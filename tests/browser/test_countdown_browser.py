@@ -17,7 +17,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from engine.live_table import LiveTable
 from tests.browser.test_live_autoplay_browser import PASSWORD, Clock, log_in
-from trainer.live.services import open_table
+from trainer.live.services import LiveOp, LiveOrder, live_request, open_table
+from trainer.shared.owners import Owner
 
 
 @pytest.mark.browser
@@ -40,6 +41,9 @@ def test_the_countdown_says_each_number_in_its_plural_form(
     monkeypatch.setattr(timezone, "now", clock)
     ann = get_user_model().objects.create_user("ann", password=PASSWORD)
     row = open_table(user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=clock())
+    first_bet = LiveOrder(LiveOp.BET, row.version, seat=3, amount=10)  # starts the countdown
+    live_request(owner=Owner.account(ann.pk), table_id=row.pk, order=first_bet, now=clock())
+    row.refresh_from_db()
     clock.at = datetime.fromtimestamp(LiveTable.from_json(row.state).deadline - 3, tz=UTC)
     log_in(page, live_server, "ann")
     page.context.add_cookies(
