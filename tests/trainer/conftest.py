@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -10,6 +11,7 @@ from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connections
 from django.utils import translation
 
@@ -106,3 +108,11 @@ def launched() -> Iterator[list[str]]:
     with mock.patch.object(analyses, "launch", side_effect=keys.append):
         yield keys
     strategy_for.cache_clear()
+
+
+@pytest.fixture
+def presets_analysed(db: None) -> None:
+    """Every preset's analysis stored and at hand, as ``manage.py analyse_presets`` leaves
+    a deployment: a test counting a request's queries must not count the analysis a fresh
+    process would otherwise read or work out and store inside that request."""
+    call_command("analyse_presets", stdout=io.StringIO())

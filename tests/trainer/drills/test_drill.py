@@ -191,6 +191,7 @@ def test_an_action_that_is_not_legal_here_is_refused(client: Client) -> None:
     assertContains(response, "That play is not allowed with this hand.", status_code=400)
 
 
+@pytest.mark.usefixtures("presets_analysed")
 def test_a_guests_htmx_answer_takes_three_queries(
     client: Client, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
@@ -203,6 +204,7 @@ def test_a_guests_htmx_answer_takes_three_queries(
     assertContains(response, "Right: Hit (H).")
 
 
+@pytest.mark.usefixtures("presets_analysed")
 def test_an_accounts_htmx_answer_takes_five_queries(
     client: Client, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
