@@ -36,8 +36,14 @@ class DrillRefused(Exception):
 
 
 def drills_discard_pending(*, owner: Owner) -> None:
-    """Drop the unanswered drill (after a change of settings): nothing answered is lost."""
-    Drill.objects.filter(**owner.filter(), answered_at__isnull=True).delete()
+    """Drop the unanswered drill (after a change of settings): nothing answered is lost.
+
+    Its filter is the pending drill's constraint's, whose partial index finds the one row:
+    without ``source`` the statement reads the player's whole history (471 ms at 100,000
+    answers on PostgreSQL, docs/performance.md)."""
+    Drill.objects.filter(
+        **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
+    ).delete()
 
 
 def drills_adopt(*, guest_token: str, user_id: int) -> int:
