@@ -84,3 +84,19 @@ def owner_of(request: HttpRequest) -> Owner:
     if token is None:
         token = request.session[GUEST_KEY] = secrets.token_urlsafe(24)
     return Owner.guest(token)
+
+
+def owner_known(request: HttpRequest) -> Owner | None:
+    """The request's owner if it has one already, writing nothing: None for a visitor whose
+    session holds no guest token (a first visit, a crawler)."""
+    if request.user.is_authenticated:
+        return Owner.account(request.user.pk)
+    token = request.session.get(GUEST_KEY)
+    return None if token is None else Owner.guest(token)
+
+
+def owner_as_guest(request: HttpRequest, token: str) -> Owner:
+    """Make a visitor without a guest token the guest ``token`` names (a token drawn for
+    them, and signed, before anything was stored): their first write."""
+    request.session[GUEST_KEY] = token
+    return Owner.guest(token)
