@@ -16,7 +16,9 @@ from django.http import HttpRequest
 
 #: Where a guest's token is kept in their session.
 GUEST_KEY = "guest_owner"
-_ACCOUNT, _GUEST = "account ", "guest "
+_ACCOUNT = "account "
+#: How a guest's name begins at a table (``guest <token>``).
+GUEST_PREFIX = _GUEST = "guest "
 
 #: Sent when a guest logs in (sign-up logs in too), with ``guest_token`` and ``user_id``:
 #: each feature gives the account what the guest left there (`TrainerConfig.ready`
