@@ -489,3 +489,18 @@ class AnalysisJob(models.Model):
 
     def __str__(self) -> str:
         return f"analysis job {self.key} (slot {self.slot})"
+
+
+class ThrottleCount(models.Model):
+    """One throttle's count of one visitor's events (`trainer.shared.throttle`): counted
+    by one atomic statement, so that racing requests each count, and kept in a table of
+    its own rather than the cache, which may evict it."""
+
+    #: The throttle's scope and the visitor, hashed (no address or name in clear).
+    key = models.CharField(max_length=80, primary_key=True)
+    count = models.PositiveIntegerField()
+    #: When the window (or the lockout) ends, in seconds since the epoch.
+    ends = models.FloatField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

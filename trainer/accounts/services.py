@@ -28,6 +28,8 @@ from django.utils import timezone
 from trainer.models import Bet, Drill, PracticeSession, SharedTable
 from trainer.shared import tallies
 from trainer.shared.owners import GUEST_PREFIX
+from trainer.shared.throttle import now as throttle_now
+from trainer.shared.throttle import throttles_forget_ended
 
 #: A guest's name at a live table (`Owner.name`), and a departed guest's.
 _GUEST_NAME = re.compile(rf'"{GUEST_PREFIX}([A-Za-z0-9_-]+)"')
@@ -62,6 +64,7 @@ def guests_expire(*, idle_since: datetime) -> Expired:
         tallies.forget_guests(kept)
         sessions = _sessions_expire(idle_since=idle_since)
     live_tables = _live_tables_forget_guests(idle_since=idle_since)
+    throttles_forget_ended(before=throttle_now())
     return Expired(
         sessions=sessions,
         drills=drills.get(Drill._meta.label, 0) + tables.get(Drill._meta.label, 0),

@@ -9,6 +9,7 @@ redirect after log-in, the reset tokens) stay Django's.
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
@@ -19,14 +20,17 @@ from django.views.decorators.http import require_http_methods
 
 from trainer.accounts.forms import LoginForm, SignupForm
 from trainer.accounts.limits import (
+    DEVICE_AGE,
+    DEVICE_COOKIE,
     RESETS_PER_ADDRESS,
     RESETS_PER_EMAIL,
     SIGNUP_ATTEMPTS_PER_ADDRESS,
     SIGNUPS_PER_ADDRESS,
+    device_cookie,
     minutes_until,
     wait_for,
 )
-from trainer.shared.throttle import client_address
+from trainer.shared.throttle import client_address, reserve_all
 
 
 def _signup_refusal(address: str) -> str | None:
@@ -76,6 +80,19 @@ class LoginView(auth_views.LoginView):
 
     authentication_form = LoginForm
 
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        """Log in, and remember this browser for the account (`limits.DEVICE_COOKIE`)."""
+        response = super().form_valid(form)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            device_cookie(form.get_user().get_username()),
+            max_age=DEVICE_AGE,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+        return response
+
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)
         if isinstance(form, LoginForm) and form.locked_out:
@@ -93,8 +110,9 @@ class PasswordResetView(auth_views.PasswordResetView):
             (RESETS_PER_EMAIL, form.cleaned_data["email"].casefold()),
             (RESETS_PER_ADDRESS, client_address(self.request)),
         ]
-        if wait := wait_for(counters):
-            minutes = minutes_until(wait)
+        # Each request takes its place before any mail goes: racing requests send no more.
+        if not reserve_all(counters):
+            minutes = minutes_until(wait_for(counters))
             form.add_error(
                 None,
                 ngettext(
@@ -109,8 +127,6 @@ class PasswordResetView(auth_views.PasswordResetView):
             response = self.form_invalid(form)
             response.status_code = 429
             return response
-        for throttle, who in counters:
-            throttle.record(who)
         return super().form_valid(form)
 
 
