@@ -54,23 +54,36 @@ def _signup_refusal(address: str) -> str | None:
     return message % {"minutes": minutes}
 
 
+def _signup_refusal_now() -> str:
+    """The refusal of a sign-up that lost a race for the last place (the counts it saw
+    were back under the limit by the time it asked why)."""
+    return ngettext(
+        "Too many sign-ups from your network. Try again in %(minutes)d minute.",
+        "Too many sign-ups from your network. Try again in %(minutes)d minutes.",
+        1,
+    ) % {"minutes": 1}
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in to it; a guest's drill answers come along."""
     if request.method != "POST":
         return render(request, "trainer/accounts/signup.html", {"form": SignupForm()})
     address = client_address(request)
-    if refusal := _signup_refusal(address):
+    # The attempt and the account it may make take their places first, so that racing
+    # sign-ups make no more than the limit; an account not made gives its place back.
+    counters = [(SIGNUPS_PER_ADDRESS, address), (SIGNUP_ATTEMPTS_PER_ADDRESS, address)]
+    if not reserve_all(counters):
         # Refused unchecked: checking would tell whether the name or address is taken.
         typed = {field: request.POST.get(field, "") for field in ("username", "email")}
+        refusal = _signup_refusal(address) or _signup_refusal_now()
         context = {"form": SignupForm(initial=typed), "refusal": refusal}
         return render(request, "trainer/accounts/signup.html", context, status=429)
-    SIGNUP_ATTEMPTS_PER_ADDRESS.record(address)
     form = SignupForm(request.POST)
     if not form.is_valid():
+        SIGNUPS_PER_ADDRESS.release(address)
         return render(request, "trainer/accounts/signup.html", {"form": form}, status=400)
     user = form.save()
-    SIGNUPS_PER_ADDRESS.record(address)
     login(request, user)  # the log-in signal moves the guest's answers
     return redirect("trainer:drill")
 

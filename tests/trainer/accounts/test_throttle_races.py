@@ -75,3 +75,23 @@ def test_racing_records_all_count(together: Together) -> None:
     counter = Throttle("test-race", limit=1000, window=3600)
     together([partial(counter.record, "ann") for _ in range(THREADS)])
     assert counter.count("ann") == THREADS
+
+
+def test_racing_sign_ups_make_no_more_accounts_than_the_limit(together: Together) -> None:
+    together(
+        [
+            partial(
+                Client().post,
+                reverse("signup"),
+                {
+                    "username": f"user{n}",
+                    "email": f"user{n}@example.com",
+                    "password1": PASSWORD,
+                    "password2": PASSWORD,
+                },
+                REMOTE_ADDR="10.0.0.1",
+            )  # fmt: skip
+            for n in range(THREADS)
+        ]
+    )
+    assert get_user_model().objects.count() == 5
