@@ -486,6 +486,15 @@ class AnalysisJob(models.Model):
     failed_at = models.DateTimeField(null=True, blank=True)
     #: Why it failed, for the logs (the player gets a translated message).
     error = models.CharField(max_length=200, blank=True)
+    #: The process holding the slot (`trainer.shared.analyses.holder_alive`): the web worker
+    #: starting it, then the job's own process; its host, and when it started by the
+    #: kernel's clock (so that a process id used again is not taken for it).
+    pid = models.PositiveIntegerField(null=True, blank=True)
+    host = models.CharField(max_length=255, blank=True)
+    process_start = models.BigIntegerField(null=True, blank=True)
+    #: On PostgreSQL, set once the job's process holds the slot's advisory lock, which
+    #: the database lets go when the process ends, on whatever host it ran.
+    claimed = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"analysis job {self.key} (slot {self.slot})"

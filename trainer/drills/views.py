@@ -136,8 +136,10 @@ def _drill_analysing(
     analysis = analyses.analysis_start(rules=rules, visitor=analyses.visitor_of(request))
     if request.method == "POST" and not request.htmx:
         return redirect("trainer:drill")  # the page shows where the analysis stands
-    context = {
+    progress = analyses.analysis_progress(rules) if analysis is analyses.Analysis.RUNNING else None
+    context: dict[str, Any] = {
         "analysis": analysis,
+        "analysis_seconds": progress.seconds if progress else None,
         "analysis_rules": RulesWords.of(rules),
         "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
         "auto_advance": chosen.auto_advance,
