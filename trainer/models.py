@@ -453,7 +453,7 @@ class SharedTable(models.Model):
 class StoredAnalysis(models.Model):
     """An exact strategy analysis, kept where every app server reads it (see
     `trainer.shared.analyses.DatabaseStore`); the players' own rules' are evicted least recently
-    used first, the presets' never."""
+    used first, the presets' and the common sets' (``preset``: kept) never."""
 
     #: `engine.strategy.store.rules_key`: what the analysis depends on, hashed.
     key = models.CharField(max_length=32, unique=True)

@@ -9,6 +9,8 @@ are stored at deploy time (``manage.py analyse_presets``) and are always at hand
 
 from __future__ import annotations
 
+import functools
+import itertools
 import logging
 import os
 import socket
@@ -24,6 +26,7 @@ from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from engine.rule_ranges import RulesError
 from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending, strategy_for
 from engine.strategy.store import analyse_and_store, rules_key
@@ -35,6 +38,38 @@ logger = logging.getLogger(__name__)
 PRESET_KEYS = frozenset(rules_key(rules) for rules in PRESETS.values())
 #: A failed analysis is not tried again for this long (it fails the same way).
 FAILURE_KEPT = timedelta(hours=1)
+
+
+#: The changes players most often make to a preset (issue 25), each combination of them
+#: worked out at deployment (``manage.py analyse_common``) so that most never wait.
+COMMON_CHANGES: dict[str, tuple[str, ...]] = {
+    "decks": ("1", "2", "4", "6", "8"),
+    "dealer_hits_soft_17": ("false", "true"),
+    "double_after_split": ("false", "true"),
+    "surrender": ("none", "late"),
+    "dealer_peeks": ("false", "true"),
+}
+
+
+def common_rule_sets() -> list[Rules]:
+    """Every preset with every combination of `COMMON_CHANGES`, as a player would choose
+    it, one per analysis (two that share one, such as European and American with a peek,
+    appear once); a combination the engine refuses is left out."""
+    found: dict[str, Rules] = {}
+    for base in PRESETS.values():
+        for values in itertools.product(*COMMON_CHANGES.values()):
+            try:
+                rules = base.with_overrides(dict(zip(COMMON_CHANGES, values, strict=True)))
+            except RulesError:
+                continue
+            found.setdefault(rules_key(rules), rules)
+    return list(found.values())
+
+
+@functools.cache
+def kept_keys() -> frozenset[str]:
+    """The analyses never evicted from the store: the presets' and the common sets'."""
+    return PRESET_KEYS | {rules_key(rules) for rules in common_rule_sets()}
 
 
 def is_preset(rules: Rules) -> bool:
@@ -55,7 +90,7 @@ class DatabaseStore:
         return bytes(payload)
 
     def put(self, key: str, payload: bytes) -> None:
-        preset = key in PRESET_KEYS
+        preset = key in kept_keys()  # the column says "kept": a preset's or a common set's
         fields = {"payload": payload, "preset": preset, "used_at": timezone.now()}
         try:
             with transaction.atomic():

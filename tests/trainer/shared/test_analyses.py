@@ -38,6 +38,8 @@ DRILL = "/drill/"
 SETTINGS = "/drill/settings/"
 WORKING = "Working out the exact strategy for your rules"
 TWO_DECKS = EUROPEAN.with_overrides({"decks": "2"})
+#: Rules outside the common sets worked out at deployment (`analyse_common`).
+THREE_DECKS = EUROPEAN.with_overrides({"decks": "3"})
 
 
 @pytest.fixture
@@ -61,14 +63,14 @@ def choose(client: Client, custom: str, rules: str = "european") -> None:
 
 @pytest.mark.database
 def test_an_analysis_stored_by_one_process_is_read_by_another(launched: list[str]) -> None:
-    assert analysis_start(rules=TWO_DECKS, visitor="a") is Analysis.RUNNING
+    assert analysis_start(rules=THREE_DECKS, visitor="a") is Analysis.RUNNING
     analysis_run(launched[0])  # as the background process does
-    computed = strategy_for(TWO_DECKS)
+    computed = strategy_for(THREE_DECKS)
     strategy_for.cache_clear()  # as in another app server's process
     with mock.patch("engine.strategy.store.compute_strategy", side_effect=AssertionError):
-        assert strategy_for(TWO_DECKS) == computed
+        assert strategy_for(THREE_DECKS) == computed
     stored = StoredAnalysis.objects.get()
-    assert stored.key == rules_key(TWO_DECKS) and not stored.preset
+    assert stored.key == rules_key(THREE_DECKS) and not stored.preset  # not a common set
     assert not AnalysisJob.objects.exists()  # its slot is free again
 
 
