@@ -85,7 +85,21 @@ def signup(request: HttpRequest) -> HttpResponse:
         return render(request, "trainer/accounts/signup.html", {"form": form}, status=400)
     user = form.save()
     login(request, user)  # the log-in signal moves the guest's answers
-    return redirect("trainer:drill")
+    return _remember_browser(redirect("trainer:drill"), user.get_username())
+
+
+def _remember_browser(response: HttpResponse, username: str) -> HttpResponse:
+    """Leave the signed cookie of a browser that has logged in as ``username``
+    (`limits.DEVICE_COOKIE`): its log-ins are counted by themselves from now on."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device_cookie(username),
+        max_age=DEVICE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
 
 
 class LoginView(auth_views.LoginView):
@@ -94,17 +108,8 @@ class LoginView(auth_views.LoginView):
     authentication_form = LoginForm
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
-        """Log in, and remember this browser for the account (`limits.DEVICE_COOKIE`)."""
-        response = super().form_valid(form)
-        response.set_cookie(
-            DEVICE_COOKIE,
-            device_cookie(form.get_user().get_username()),
-            max_age=DEVICE_AGE,
-            secure=settings.SESSION_COOKIE_SECURE,
-            httponly=True,
-            samesite="Lax",
-        )
-        return response
+        """Log in, and remember this browser for the account."""
+        return _remember_browser(super().form_valid(form), form.get_user().get_username())
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)

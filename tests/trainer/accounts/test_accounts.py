@@ -223,6 +223,15 @@ def test_a_browser_that_logged_in_before_is_let_through_a_lockout() -> None:
     assert logged_in(owners)
 
 
+def test_signing_up_remembers_the_browser_too() -> None:
+    browser = Client()
+    assert sign_up(browser, "ann", "ann@example.com").status_code == 302
+    browser.post(reverse("logout"))
+    for _ in range(10):
+        log_in(Client(), "ann", "wrong", "10.0.0.1")
+    assert log_in(browser, "ann", PASSWORD, "10.0.0.1").status_code == 302
+
+
 def test_a_trusted_browser_is_locked_by_its_own_ten_failures_only() -> None:
     get_user_model().objects.create_user("ann", password=PASSWORD)
     owners = Client()
