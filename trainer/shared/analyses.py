@@ -222,7 +222,9 @@ def holder_alive(job: AnalysisJob) -> bool:
     database lets it go when the process ends, whatever ended it. A job on another host
     not yet taken over by its process is left to that host to judge.
     """
-    if job.host == socket.gethostname() and job.pid:
+    if job.pid is None:  # started before processes were named (an upgrade): none to wait for
+        return False
+    if job.host == socket.gethostname():
         started = _start_time(job.pid)
         if job.process_start is None:  # no process table here: ask the kernel
             return _signal_reaches(job.pid)

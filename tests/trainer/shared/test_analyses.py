@@ -202,6 +202,16 @@ def test_a_job_whose_process_ended_frees_its_slot(
 
 
 @pytest.mark.database
+def test_a_job_started_before_processes_were_named_frees_its_slot(
+    launched: list[str], settings: Settings, no_computing: None
+) -> None:
+    settings.BLACKJACK_ANALYSES_AT_ONCE = 1
+    analysis_start(rules=TWO_DECKS, visitor="a")
+    AnalysisJob.objects.update(pid=None, host="", process_start=None)  # as migrated
+    assert analysis_start(rules=THREE_DECKS, visitor="b") is Analysis.RUNNING
+
+
+@pytest.mark.database
 def test_a_starved_job_holds_its_slot_however_long_its_process_runs(
     launched: list[str], settings: Settings, no_computing: None, running_process: int
 ) -> None:
