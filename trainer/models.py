@@ -460,7 +460,7 @@ class SharedTable(models.Model):
 class StoredAnalysis(models.Model):
     """An exact strategy analysis, kept where every app server reads it (see
     `trainer.shared.analyses.DatabaseStore`); the players' own rules' are evicted least recently
-    used first, the presets' never."""
+    used first, the presets' and the common sets' (``preset``: kept) never."""
 
     #: `engine.strategy.store.rules_key`: what the analysis depends on, hashed.
     key = models.CharField(max_length=32, unique=True)
@@ -493,6 +493,30 @@ class AnalysisJob(models.Model):
     failed_at = models.DateTimeField(null=True, blank=True)
     #: Why it failed, for the logs (the player gets a translated message).
     error = models.CharField(max_length=200, blank=True)
+    #: The process holding the slot (`trainer.shared.analyses.holder_alive`): the web worker
+    #: starting it, then the job's own process; its host, and when it started by the
+    #: kernel's clock (so that a process id used again is not taken for it).
+    pid = models.PositiveIntegerField(null=True, blank=True)
+    host = models.CharField(max_length=255, blank=True)
+    process_start = models.BigIntegerField(null=True, blank=True)
+    #: On PostgreSQL, set once the job's process holds the slot's advisory lock, which
+    #: the database lets go when the process ends, on whatever host it ran.
+    claimed = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"analysis job {self.key} (slot {self.slot})"
+
+
+class ThrottleCount(models.Model):
+    """One throttle's count of one visitor's events (`trainer.shared.throttle`): counted
+    by one atomic statement, so that racing requests each count, and kept in a table of
+    its own rather than the cache, which may evict it."""
+
+    #: The throttle's scope and the visitor, hashed (no address or name in clear).
+    key = models.CharField(max_length=80, primary_key=True)
+    count = models.PositiveIntegerField()
+    #: When the window (or the lockout) ends, in seconds since the epoch.
+    ends = models.FloatField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

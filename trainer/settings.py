@@ -255,9 +255,6 @@ BLACKJACK_STORED_ANALYSES = env_int("BLACKJACK_STORED_ANALYSES", 200)
 #: much more memory than the process had when it started.
 BLACKJACK_ANALYSIS_CPU_SECONDS = env_int("BLACKJACK_ANALYSIS_CPU_SECONDS", 10)
 BLACKJACK_ANALYSIS_MEMORY_MB = env_int("BLACKJACK_ANALYSIS_MEMORY_MB", 512)
-#: A job still running after this many seconds is taken to have died and is started again
-#: when next asked for.
-BLACKJACK_ANALYSIS_TIMEOUT = env_int("BLACKJACK_ANALYSIS_TIMEOUT", 120)
 
 # Static files
 

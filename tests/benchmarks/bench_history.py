@@ -14,10 +14,11 @@ restore). ``--reuse`` skips the filling when the database holds the history alre
 Then, in process through Django's test client with production settings, it times
 ``--repeat`` times (default 7, after one unreported warm-up) the progress page of the big
 and the small account, and a weak-spots hand of the big account (its pending hand deleted
-between requests, so that each request deals a new one), and prints each one's median
-and range in milliseconds. Targets (issue 14): on PostgreSQL the big account's progress
-under 100 ms and its weak-spots hand under 30 ms; on SQLite the small account's progress
-under 100 ms.
+between requests, so that each request deals a new one), and the drill settings saved
+by the big, the small and a new account (issue 25: the same cost for each), and prints
+each one's median and range in milliseconds. Targets (issue 14): on PostgreSQL the big
+account's progress under 100 ms and its weak-spots hand under 30 ms; on SQLite the small
+account's progress under 100 ms.
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ def main() -> None:
     measure("progress, big account", args.repeat, progress_request(big))
     measure("progress, small account", args.repeat, progress_request(small))
     measure("weak-spots hand, big account", args.repeat, weak_spots_request(big))
+    new = users.get_or_create(username="new")[0]
+    for label, user in (("big", big), ("small", small), ("new", new)):
+        measure(f"drill settings changed, {label} account", args.repeat, settings_request(user))
 
 
 def fill(answers: int, big: int, small: int) -> None:
@@ -181,6 +185,23 @@ def weak_spots_request(user: Any) -> Callable[[], None]:
         response = client.post("/drill/", {"deal": "1"}, headers={"HX-Request": "true"})
         request.elapsed = time.perf_counter() - started  # type: ignore[attr-defined]
         assert response.status_code == 200, response.status_code
+
+    return request
+
+
+def settings_request(user: Any) -> Callable[[], None]:
+    """The drill settings saved without JavaScript (the pending hand dropped, a new one
+    dealt, a redirect), each time to the other of two modes."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    modes = iter(["hard", "all"] * 1000)
+
+    def request() -> None:
+        data = {"rules_name": "european", "mode": next(modes)}
+        response = client.post("/drill/settings/", data)
+        assert response.status_code == 302, response.status_code
 
     return request
 

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
+from django.test import Client
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -16,8 +17,9 @@ PASSWORD = "a-long-pass-phrase-7"
 
 @pytest.fixture(autouse=True)
 def fresh_throttles(transactional_db: None) -> Iterator[None]:
-    """Throttle counters live in the database cache, which the flush after a
-    transactional test leaves alone: each journey starts and ends with none."""
+    """Throttle counters live in the database, flushed after each transactional test;
+    the cache, which that flush leaves alone, is emptied too: each journey starts and
+    ends with nothing counted."""
     cache.clear()
     yield
     cache.clear()
@@ -127,6 +129,44 @@ def test_after_ten_failed_log_ins_even_the_right_password_is_refused(
     expect(page.locator(".account-menu__name")).to_have_count(0)
     screen.shot("login-lockout")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_someone_elses_failures_do_not_lock_out_a_browser_that_logged_in_before(
+    page: Page, live_server: LiveServer, screen
+) -> None:
+    get_user_model().objects.create_user("ann", password=PASSWORD)
+
+    def log_in(password: str) -> None:
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.get_by_label("Username").fill("ann")
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("main").get_by_role("button", name="Log in").click()
+
+    log_in(PASSWORD)
+    expect(page.locator(".account-menu__name")).to_have_text("ann")
+    page.goto(f"{live_server.url}/accounts/logout/")
+    page.get_by_role("main").get_by_role("button", name="Log out").click()
+    # Someone at the same address (the live server sees every request come from there)
+    # guesses ann's password, and the name and the address are locked.
+    guesser = Client()
+    for attempt in range(30):
+        guesser.post(
+            "/accounts/login/",
+            {"username": "ann" if attempt % 2 else f"guess{attempt}", "password": "wrong"},
+            REMOTE_ADDR="127.0.0.1",
+        )
+    assert (
+        guesser.post(
+            "/accounts/login/", {"username": "ann", "password": PASSWORD}, REMOTE_ADDR="127.0.0.1"
+        ).status_code
+        == 429
+    )
+
+    log_in(PASSWORD)  # ann's own browser is let through
+    expect(page.locator(".account-menu__name")).to_have_text("ann")
+    screen.shot("login-trusted-browser")
 
 
 @pytest.mark.browser

@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -169,3 +170,23 @@ def test_the_letter_keys_work_on_an_arabic_keyboard_layout(
     )
     expect(page.locator(".feedback__verdict")).to_be_visible()
     assert Drill.objects.get().action == "hit"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_first_visit_stores_nothing_until_the_hand_is_answered(
+    page: Page, live_server: LiveServer, screen
+) -> None:
+    page.goto(f"{live_server.url}/drill/")
+    page.wait_for_load_state()  # the keyboard script is deferred
+    expect(page.get_by_text("What is your play?")).to_be_visible()
+    assert Drill.objects.count() == 0 and Session.objects.count() == 0
+    assert "sessionid" not in {cookie["name"] for cookie in page.context.cookies()}
+    screen.shot("drill-first-visit")
+    page.get_by_role("button", name=re.compile("^Stand")).click()
+    expect(page.locator(".feedback__verdict")).to_be_visible()
+    assert Drill.objects.get().action == "stand"
+    assert "sessionid" in {cookie["name"] for cookie in page.context.cookies()}
+    page.reload()  # the answered hand is this visitor's now
+    expect(page.locator(".feedback__verdict")).to_be_visible()
+    screen.shot("drill-first-visit-answered")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -10,11 +12,14 @@ from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connections
+from django.test import Client
 from django.utils import translation
 
 from engine.strategy import strategy_for
 from trainer.shared import analyses, throttle
+from trainer.shared.owners import GUEST_KEY
 
 
 @pytest.fixture(autouse=True)
@@ -106,3 +111,27 @@ def launched() -> Iterator[list[str]]:
     with mock.patch.object(analyses, "launch", side_effect=keys.append):
         yield keys
     strategy_for.cache_clear()
+
+
+@pytest.fixture
+def presets_analysed(db: None) -> None:
+    """Every preset's analysis stored and at hand, as ``manage.py analyse_presets`` leaves
+    a deployment: a test counting a request's queries must not count the analysis a fresh
+    process would otherwise read or work out and store inside that request."""
+    call_command("analyse_presets", stdout=io.StringIO())
+
+
+def as_returning_guest(client: Client) -> Client:
+    """Give ``client`` a session holding a guest token of its own, as a guest who has been
+    here before has: the drill page then stores the hand it deals (a visitor without a
+    session is shown a hand drawn without saving, `tests/trainer/drills/test_drill_drawn.py`)."""
+    session = client.session
+    session[GUEST_KEY] = secrets.token_urlsafe(8)
+    session.save()
+    return client
+
+
+@pytest.fixture
+def returning_guest(client: Client) -> Client:
+    """The test client as a guest who has been here before (`as_returning_guest`)."""
+    return as_returning_guest(client)

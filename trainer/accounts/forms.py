@@ -13,12 +13,15 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from trainer.accounts.limits import (
-    LOGIN_FAILURES_PER_ACCOUNT,
     LOGIN_FAILURES_PER_ADDRESS,
+    LOGIN_FAILURES_PER_DEVICE,
+    LOGIN_FAILURES_PER_NAME_AND_ADDRESS,
+    Counters,
+    device_of,
     minutes_until,
     wait_for,
 )
-from trainer.shared.throttle import client_address
+from trainer.shared.throttle import client_address, reserve_all
 
 
 class SignupForm(UserCreationForm[User]):
@@ -50,8 +53,14 @@ class SignupForm(UserCreationForm[User]):
 
 
 class LoginForm(AuthenticationForm):
-    """Django's log-in form, refusing every attempt while the account or the address is
-    locked out, the right password included."""
+    """Django's log-in form, refusing every attempt while its counters are used up, the
+    right password included.
+
+    A browser that has logged in to the account before is counted by itself; any other
+    attempt by the name and address together, and by the address. Each attempt takes
+    its place on the counters before its password is checked, so that racing attempts
+    check no more passwords than the limit; a right password gives it back.
+    """
 
     locked_out = False
 
@@ -59,13 +68,19 @@ class LoginForm(AuthenticationForm):
         assert self.request is not None  # LoginView always passes it
         # Names are counted whatever their case, so "Ann" and "ann" share one count.
         username = str(self.cleaned_data.get("username") or "").casefold()
-        counters = [
-            (LOGIN_FAILURES_PER_ACCOUNT, username),
-            (LOGIN_FAILURES_PER_ADDRESS, client_address(self.request)),
-        ]
-        if wait := wait_for(counters):
+        address = client_address(self.request)
+        device = device_of(self.request, username)
+        counters: Counters = (
+            [(LOGIN_FAILURES_PER_DEVICE, device)]
+            if device
+            else [
+                (LOGIN_FAILURES_PER_NAME_AND_ADDRESS, f"{username}\n{address}"),
+                (LOGIN_FAILURES_PER_ADDRESS, address),
+            ]
+        )
+        if not reserve_all(counters):
             self.locked_out = True
-            minutes = minutes_until(wait)
+            minutes = minutes_until(wait_for(counters))
             raise ValidationError(
                 ngettext(
                     "Too many failed log-ins for this account or from your network. "
@@ -80,12 +95,16 @@ class LoginForm(AuthenticationForm):
         try:
             cleaned = super().clean()
         except ValidationError as error:
-            if error.code == "invalid_login":
-                for throttle, who in counters:
-                    throttle.record(who)
+            for throttle, who in counters:
+                if error.code == "invalid_login":
+                    throttle.locked_if_reached(who)
+                else:  # an inactive account: the password was right
+                    throttle.release(who)
             raise
+        for throttle, who in counters:
+            throttle.release(who)  # no password checked, or the right one
         if self.user_cache is not None:
-            # The owner is back: earlier slips no longer count against the account. The
+            # The owner is back: their slips no longer count against this name here. The
             # address keeps its count, or one account of one's own would reset it.
-            LOGIN_FAILURES_PER_ACCOUNT.clear(username)
+            counters[0][0].clear(counters[0][1])
         return cleaned

@@ -27,9 +27,11 @@ ANSWERS = [Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURREND
 
 
 class AnswerForm(forms.Form):
-    """An answer to an issued drill: which drill, and which action."""
+    """An answer to an issued drill: which drill (or the signed ticket of a hand drawn
+    for a visitor without a session), and which action."""
 
-    drill = forms.IntegerField(min_value=1)
+    drill = forms.IntegerField(min_value=1, required=False)
+    ticket = forms.CharField(max_length=2000, required=False)
     action = forms.ChoiceField(
         choices=[(action.value, action.value) for action in ANSWERS],
         error_messages={
@@ -37,6 +39,12 @@ class AnswerForm(forms.Form):
             "invalid_choice": _("Choose an action."),
         },
     )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not self.errors and bool(cleaned.get("drill")) == bool(cleaned.get("ticket")):
+            raise forms.ValidationError(_("That hand was not dealt to you."))
+        return cleaned
 
 
 MODE_LABELS = {

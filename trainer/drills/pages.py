@@ -88,7 +88,8 @@ class ActionChoice:
 class DrillView:
     """Everything the drill page renders; the engine decides, this only arranges."""
 
-    id: int
+    #: None for a hand drawn without saving (its answer form carries its ticket).
+    id: int | None
     #: The rules in play; the page names them in words (`rules_words`).
     rules: Rules
     cards: tuple[CardFace, CardFace]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+import secrets
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.core import signing
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -29,6 +31,10 @@ SESSION_GAP = timedelta(minutes=30)
 TIMED_GRACE = timedelta(milliseconds=500)
 #: The drill session's figures, kept on each drill (see `Drill`).
 SESSION_FIELDS = ("session_hands", "session_right", "session_streak", "session_lost")
+#: How long a hand drawn for a visitor without a session may be answered: less than any
+#: guest retention (a day at least), so that no ticket outlives the drill refusing its replay.
+TICKET_AGE = timedelta(hours=6)
+TICKET_SALT = "trainer.drills.drawn"
 
 
 class DrillRefused(Exception):
@@ -36,8 +42,14 @@ class DrillRefused(Exception):
 
 
 def drills_discard_pending(*, owner: Owner) -> None:
-    """Drop the unanswered drill (after a change of settings): nothing answered is lost."""
-    Drill.objects.filter(**owner.filter(), answered_at__isnull=True).delete()
+    """Drop the unanswered drill (after a change of settings): nothing answered is lost.
+
+    Its filter is the pending drill's constraint's, whose partial index finds the one row:
+    without ``source`` the statement reads the player's whole history (471 ms at 100,000
+    answers on PostgreSQL, docs/performance.md)."""
+    Drill.objects.filter(
+        **owner.filter(), source=Drill.Source.DRILL, answered_at__isnull=True
+    ).delete()
 
 
 def drills_adopt(*, guest_token: str, user_id: int) -> int:
@@ -81,12 +93,7 @@ def drill_issue(
     if pending is not None:
         pending.delete()  # dealt under rules no longer valid: never answerable, so replaced
     cell = next_cell(owner, rules.name) if mode is DrillMode.WEAK else None
-    if focus is not None:
-        situation = deal_in_cell(rules, *focus)
-    elif cell is not None:
-        situation = Situation.for_cell(rules, *cell, random.SystemRandom())
-    else:
-        situation = deal_situation(rules, mode=mode if mode in MODES else DrillMode.ALL)
+    situation = _situation_dealt(rules, mode=mode, focus=focus, cell=cell)
     session = {} if new_session else _session_so_far(owner, timezone.now())
     try:
         with transaction.atomic():
@@ -107,6 +114,107 @@ def drill_issue(
                 owner=owner, rules=rules, mode=mode, focus=focus, time_limit=time_limit
             )
         return pending
+
+
+def _situation_dealt(
+    rules: Rules,
+    *,
+    mode: DrillMode,
+    focus: tuple[str, str | None] | None,
+    cell: tuple[str, str] | None,
+) -> Situation:
+    """A hand of the mode's kind, in the focused cell, or in the weak spot ``cell``."""
+    if focus is not None:
+        return deal_in_cell(rules, *focus)
+    if cell is not None:
+        return Situation.for_cell(rules, *cell, random.SystemRandom())
+    return deal_situation(rules, mode=mode if mode in MODES else DrillMode.ALL)
+
+
+def drill_draw(
+    *,
+    rules: Rules = EUROPEAN,
+    mode: DrillMode = DrillMode.ALL,
+    focus: tuple[str, str | None] | None = None,
+    time_limit: int = 0,
+) -> tuple[Drill, str]:
+    """A hand for a visitor who has no session yet, not saved, and its signed ticket.
+
+    A visitor who does nothing writes nothing (docs/decisions.md): the hand is carried in
+    the answer form, signed, with a guest token drawn for it. Answering it
+    (`drill_answer_drawn`) makes the visitor that guest; the drill stored then refuses the
+    same ticket again.
+    """
+    situation = _situation_dealt(rules, mode=mode, focus=focus, cell=None)
+    drill = Drill(
+        guest_token=secrets.token_urlsafe(24),
+        rules_name=rules.name,
+        rules_version=rules.version,
+        rules=rules.to_json(),
+        cards=" ".join(str(card) for card in situation.cards),
+        up=str(situation.up),
+        time_limit=time_limit or None,
+        issued_at=timezone.now(),
+    )
+    fields = {
+        "g": drill.guest_token, "r": drill.rules, "c": drill.cards, "u": drill.up,
+        "t": drill.time_limit, "i": drill.issued_at.timestamp(),
+    }  # fmt: skip
+    return drill, signing.dumps(fields, salt=TICKET_SALT, compress=True)
+
+
+def drill_drawn(ticket: str) -> Drill:
+    """The unsaved hand a ticket carries; refused if it was not signed here or is older
+    than `TICKET_AGE`."""
+    try:
+        fields = signing.loads(ticket, salt=TICKET_SALT, max_age=TICKET_AGE)
+    except signing.SignatureExpired:
+        raise DrillRefused(_("That hand was dealt too long ago; here is a new one.")) from None
+    except signing.BadSignature:
+        raise DrillRefused(_("That hand was not dealt to you.")) from None
+    return Drill(
+        guest_token=fields["g"],
+        rules_name=fields["r"].get("name", ""),
+        rules=fields["r"],
+        cards=fields["c"],
+        up=fields["u"],
+        time_limit=fields["t"],
+        issued_at=datetime.fromtimestamp(fields["i"], UTC),
+    )
+
+
+def drill_answer_drawn(*, owner: Owner | None, drawn: Drill, action: str) -> Drill:
+    """Store and grade the answer to a drawn hand (`drill_draw`) as the guest it was drawn
+    for, from a visitor without a session (``owner`` None) or that guest; refused,
+    recording nothing, for anyone else or once that guest has a drill (a replay)."""
+    guest = Owner.guest(drawn.guest_token)
+    if owner not in (None, guest):
+        raise DrillRefused(_("That hand was not dealt to you."))
+    owner = guest
+    situation = situation_or_none(drawn)
+    if situation is None:
+        raise DrillRefused(
+            _("That hand was dealt under rules that no longer hold; here is a new one.")
+        )
+    with transaction.atomic():
+        # One answer per ticket: the guest's drills are looked for and the hand stored
+        # in one transaction, serialised per guest (SQLite's transactions are IMMEDIATE).
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [drawn.guest_token])
+        if Drill.objects.filter(**owner.filter()).exists():
+            raise DrillRefused(_("You have already answered that hand."))
+        drill = Drill.objects.create(
+            **owner.fields(),
+            rules_name=situation.rules.name,
+            rules_version=situation.rules.version,
+            rules=situation.rules.to_json(),
+            cards=drawn.cards,
+            up=drawn.up,
+            time_limit=drawn.time_limit,
+        )
+        drill.issued_at = drawn.issued_at  # as shown, for the answer's time and the limit
+        return _answer(owner, drill, situation, action, issued=True)
 
 
 def drill_expired(drill: Drill, now: datetime | None = None) -> bool:
@@ -159,6 +267,14 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
         raise DrillRefused(
             _("That hand was dealt under rules that no longer hold; here is a new one.")
         )
+    return _answer(owner, drill, situation, action)
+
+
+def _answer(
+    owner: Owner, drill: Drill, situation: Situation, action: str, *, issued: bool = False
+) -> Drill:
+    """Grade ``action`` and record it on the owner's unanswered ``drill`` (``issued``: its
+    ``issued_at`` too, the moment it was shown)."""
     try:
         grade = situation.grade(action)
     except IllegalActionError:
@@ -183,6 +299,8 @@ def drill_answer(*, owner: Owner, drill_id: int, action: str) -> Drill:
         "session_streak": drill.session_streak + 1 if right else 0,
         "session_lost": drill.session_lost + ev_lost,
     }
+    if issued:
+        recorded["issued_at"] = drill.issued_at
     # Checked again as the answer is stored: a racing twin may have got there first.
     if not answer_queries.record_answer(owner=owner, drill_id=drill.pk, recorded=recorded):
         raise DrillRefused(_("You have already answered that hand."))

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
@@ -23,7 +24,7 @@ from trainer.models import Drill
 from trainer.shared import analyses
 from trainer.shared.charts import row_title
 from trainer.shared.htmx import HtmxHttpRequest
-from trainer.shared.owners import Owner, owner_of
+from trainer.shared.owners import Owner, owner_as_guest, owner_known, owner_of
 from trainer.shared.preferences import (
     FOCUS_ROWS,
     AccountPreferences,
@@ -39,34 +40,43 @@ from trainer.shared.rules_words import RulesWords
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def drill(request: HtmxHttpRequest) -> HttpResponse:
-    """A dealt decision to answer, then how the answer compares with the exact strategy."""
-    owner = owner_of(request)
+    """A dealt decision to answer, then how the answer compares with the exact strategy.
+
+    A visitor without a session is shown a hand drawn without saving, carried signed in
+    the answer form: nothing is stored until they answer or ask for a hand."""
+    owner = owner_known(request)
     chosen, preferences = choices_of(request)
     rules, notice = chosen.rules_in_force()
 
     error: str | None = None
     current = None
     answered_id: int | None = None
+    ticket = ""
     try:
         if request.method == "POST" and "deal" in request.POST:
+            owner = owner or owner_of(request)
             current = _drill_deal(owner, rules, chosen)
         elif request.method == "POST":
             form = AnswerForm(request.POST)
             if form.is_valid():
                 answered_id = form.cleaned_data["drill"]
                 try:
-                    current = services.drill_answer(
-                        owner=owner,
-                        drill_id=form.cleaned_data["drill"],
-                        action=form.cleaned_data["action"],
-                    )
+                    owner, current = _drill_answer(request, owner, form.cleaned_data)
                 except services.DrillRefused as refused:
                     error = str(refused)
             else:
                 error = str(next(iter(form.errors.values()))[0])
         if request.method == "POST" and not request.htmx and error is None:
             return redirect("trainer:drill")  # POST/redirect/GET
-        shown = _drill_view(current) if current else _drill_on_show(owner, rules, chosen)
+        if current:
+            shown = _drill_view(current)
+        elif owner is None:
+            drawn, ticket = services.drill_draw(
+                rules=rules, mode=chosen.mode, focus=chosen.focus(), time_limit=chosen.time_limit
+            )
+            shown = _drill_view(drawn)
+        else:
+            shown = _drill_on_show(owner, rules, chosen)
     except AnalysisPending as pending:
         # Rules not worked out yet: started in the background, never computed here.
         return _drill_analysing(request, chosen, preferences, pending.rules)
@@ -82,6 +92,7 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
         template += "#answer" if answering and same_hand else "#drill"
     status = 400 if error and not request.htmx else 200
     context = _drill_context(shown, chosen, preferences, settings_form, notice)
+    context["ticket"] = ticket
     # The player's own answer or deal puts the focus on the next move (an autofocus, which
     # htmx follows). A deal asked for comes with "Next hand" (htmx sends a form's button when
     # it was pressed, or holds the focus); a timed deal without it leaves the focus alone.
@@ -99,6 +110,24 @@ def drill(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
+def _drill_answer(
+    request: HtmxHttpRequest, owner: Owner | None, answer: dict[str, Any]
+) -> tuple[Owner, Drill]:
+    """Record an answer to a stored drill, or to a drawn hand's ticket (which makes a
+    visitor without a session the guest it was drawn for); who answered, and the drill."""
+    if answer["ticket"]:
+        drawn = services.drill_drawn(answer["ticket"])
+        drill = services.drill_answer_drawn(owner=owner, drawn=drawn, action=answer["action"])
+        # Stored: only now is the visitor the guest it was drawn for (a refused ticket,
+        # a replayed one above all, makes no one that guest).
+        return owner or owner_as_guest(request, drawn.guest_token), drill
+    if owner is None:  # no session, so no drill stored for them: nothing is written
+        raise services.DrillRefused(_("That hand was not dealt to you."))
+    return owner, services.drill_answer(
+        owner=owner, drill_id=answer["drill"], action=answer["action"]
+    )
+
+
 def _drill_analysing(
     request: HtmxHttpRequest, chosen: DrillSettings, preferences: AccountPreferences, rules: Rules
 ) -> HttpResponse:
@@ -107,8 +136,10 @@ def _drill_analysing(
     analysis = analyses.analysis_start(rules=rules, visitor=analyses.visitor_of(request))
     if request.method == "POST" and not request.htmx:
         return redirect("trainer:drill")  # the page shows where the analysis stands
-    context = {
+    progress = analyses.analysis_progress(rules) if analysis is analyses.Analysis.RUNNING else None
+    context: dict[str, Any] = {
         "analysis": analysis,
+        "analysis_seconds": progress.seconds if progress else None,
         "analysis_rules": RulesWords.of(rules),
         "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
         "auto_advance": chosen.auto_advance,

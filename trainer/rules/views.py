@@ -49,10 +49,13 @@ def chart_yours(request: HtmxHttpRequest) -> HttpResponse:
         strategy = strategy_for(rules)
     except AnalysisPending:
         analysis = analyses.analysis_start(rules=rules, visitor=analyses.visitor_of(request))
+        running = analysis is analyses.Analysis.RUNNING
+        progress = analyses.analysis_progress(rules) if running else None
         context = {
             "rules_words": RulesWords.of(rules),
             "presets": list(PRESETS),
             "analysis": analysis,
+            "analysis_seconds": progress.seconds if progress else None,
             "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
         }
         limited = analysis is analyses.Analysis.LIMITED

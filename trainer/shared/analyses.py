@@ -9,19 +9,24 @@ are stored at deploy time (``manage.py analyse_presets``) and are always at hand
 
 from __future__ import annotations
 
+import functools
+import itertools
 import logging
 import os
+import socket
 import subprocess
 import sys
 import threading
+from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from engine.rule_ranges import RulesError
 from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending, strategy_for
 from engine.strategy.store import analyse_and_store, rules_key
@@ -33,6 +38,38 @@ logger = logging.getLogger(__name__)
 PRESET_KEYS = frozenset(rules_key(rules) for rules in PRESETS.values())
 #: A failed analysis is not tried again for this long (it fails the same way).
 FAILURE_KEPT = timedelta(hours=1)
+
+
+#: The changes players most often make to a preset (issue 25), each combination of them
+#: worked out at deployment (``manage.py analyse_common``) so that most never wait.
+COMMON_CHANGES: dict[str, tuple[str, ...]] = {
+    "decks": ("1", "2", "4", "6", "8"),
+    "dealer_hits_soft_17": ("false", "true"),
+    "double_after_split": ("false", "true"),
+    "surrender": ("none", "late"),
+    "dealer_peeks": ("false", "true"),
+}
+
+
+def common_rule_sets() -> list[Rules]:
+    """Every preset with every combination of `COMMON_CHANGES`, as a player would choose
+    it, one per analysis (two that share one, such as European and American with a peek,
+    appear once); a combination the engine refuses is left out."""
+    found: dict[str, Rules] = {}
+    for base in PRESETS.values():
+        for values in itertools.product(*COMMON_CHANGES.values()):
+            try:
+                rules = base.with_overrides(dict(zip(COMMON_CHANGES, values, strict=True)))
+            except RulesError:
+                continue
+            found.setdefault(rules_key(rules), rules)
+    return list(found.values())
+
+
+@functools.cache
+def kept_keys() -> frozenset[str]:
+    """The analyses never evicted from the store: the presets' and the common sets'."""
+    return PRESET_KEYS | {rules_key(rules) for rules in common_rule_sets()}
 
 
 def is_preset(rules: Rules) -> bool:
@@ -53,7 +90,7 @@ class DatabaseStore:
         return bytes(payload)
 
     def put(self, key: str, payload: bytes) -> None:
-        preset = key in PRESET_KEYS
+        preset = key in kept_keys()  # the column says "kept": a preset's or a common set's
         fields = {"payload": payload, "preset": preset, "used_at": timezone.now()}
         try:
             with transaction.atomic():
@@ -104,30 +141,134 @@ def analysis_start(*, rules: Rules, visitor: str) -> Analysis:
     if analysis_ready(rules):
         return Analysis.READY
     key, now = rules_key(rules), timezone.now()
-    # A job that outlived the timeout died with its process: it holds its slot no longer.
-    timeout = timedelta(seconds=settings.BLACKJACK_ANALYSIS_TIMEOUT)
-    AnalysisJob.objects.filter(slot__isnull=False, started_at__lt=now - timeout).delete()
+    # A job's slot is held for as long as its process runs, however long a starved one
+    # takes: one whose process has ended (crashed, killed, its host gone) frees it.
+    for held in AnalysisJob.objects.filter(slot__isnull=False):
+        if not holder_alive(held):
+            AnalysisJob.objects.filter(pk=held.pk, pid=held.pid, claimed=held.claimed).delete()
     AnalysisJob.objects.filter(failed_at__lt=now - FAILURE_KEPT).delete()
     job = AnalysisJob.objects.filter(key=key).first()
     if job is not None:
         return Analysis.FAILED if job.failed_at else Analysis.RUNNING
     throttle = analyses_throttle()
-    if throttle.exceeded(visitor):
+    if not throttle.reserve(visitor):
         return Analysis.LIMITED
+    me = this_process()
     for slot in range(1, settings.BLACKJACK_ANALYSES_AT_ONCE + 1):
         try:
             with transaction.atomic():
+                # Held by this worker until the job's process takes it over (`launch`).
                 AnalysisJob.objects.create(
-                    key=key, rules=rules.to_json(), slot=slot, started_at=now
+                    key=key, rules=rules.to_json(), slot=slot, started_at=now, **me
                 )
         except IntegrityError:  # the slot is taken, or these rules are started already
             if AnalysisJob.objects.filter(key=key).exists():
+                throttle.release(visitor)
                 return Analysis.RUNNING
             continue
-        throttle.record(visitor)
         launch(key)
         return Analysis.RUNNING
+    throttle.release(visitor)
     return Analysis.WAITING
+
+
+def analysis_progress(rules: Rules) -> AnalysisProgress | None:
+    """How far the analysis of ``rules`` has gone, as far as can honestly be told: running
+    for how long, or waiting behind how many (None: no job for them)."""
+    job = AnalysisJob.objects.filter(key=rules_key(rules), slot__isnull=False).first()
+    if job is None:
+        return None
+    seconds = max(0, int((timezone.now() - job.started_at).total_seconds()))
+    return AnalysisProgress(seconds=seconds)
+
+
+# The process holding a slot ---------------------------------------------------------------
+
+#: The advisory locks' first key on PostgreSQL (the second is the slot): "BJAN".
+LOCK_SPACE = 0x424A414E
+
+
+@dataclass(frozen=True)
+class AnalysisProgress:
+    """A running job as a page may show it: how long it has been worked on."""
+
+    seconds: int
+
+
+def _start_time(pid: int) -> int | None:
+    """When process ``pid`` started, in the kernel's clock ticks since boot; None if there
+    is no such process, or it has ended and waits to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] in ("Z", "X") else int(fields[19])
+
+
+def this_process(pid: int | None = None) -> dict[str, object]:
+    """The fields of `AnalysisJob` naming process ``pid`` (this one by default) on this
+    host."""
+    pid = pid or os.getpid()
+    return {"pid": pid, "host": socket.gethostname(), "process_start": _start_time(pid)}
+
+
+def holder_alive(job: AnalysisJob) -> bool:
+    """Whether the process holding ``job``'s slot is still running.
+
+    On its own host that is known from the process table (its id and its start time, so
+    that an id used again by another process is not taken for it). Elsewhere, on
+    PostgreSQL, from the slot's advisory lock once the job's process has taken it: the
+    database lets it go when the process ends, whatever ended it. A job on another host
+    not yet taken over by its process is left to that host to judge.
+    """
+    if job.pid is None:  # started before processes were named (an upgrade): none to wait for
+        return False
+    if job.host == socket.gethostname():
+        started = _start_time(job.pid)
+        if job.process_start is None:  # no process table here: ask the kernel
+            return _signal_reaches(job.pid)
+        return started == job.process_start
+    if connection.vendor == "postgresql" and job.claimed and job.slot is not None:
+        return _lock_held(job.slot)
+    return True
+
+
+def _signal_reaches(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _lock_held(slot: int) -> bool:
+    """Whether another session holds the slot's advisory lock (PostgreSQL)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_SPACE, slot])
+        taken = cursor.fetchone()[0]
+        if taken:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, slot])
+    return not taken
+
+
+def _claim(job: AnalysisJob) -> None:
+    """Make the slot this process's: its id on the job, and on PostgreSQL the slot's
+    advisory lock, held by this process's connection until it ends."""
+    claimed = False
+    if connection.vendor == "postgresql" and job.slot is not None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LOCK_SPACE, job.slot])
+        claimed = True
+    AnalysisJob.objects.filter(pk=job.pk).update(claimed=claimed, **this_process())
+
+
+def _let_go(job: AnalysisJob) -> None:
+    if connection.vendor == "postgresql" and job.slot is not None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, job.slot])
 
 
 def launch(key: str) -> None:
@@ -150,6 +291,9 @@ def launch(key: str) -> None:
         stdout=subprocess.DEVNULL,
         start_new_session=True,
     )
+    # The slot passes to the job's process (the budget wrapper becomes the command, so
+    # this id is the job's) before this worker could end and let it go.
+    AnalysisJob.objects.filter(key=key, slot__isnull=False).update(**this_process(process.pid))
     threading.Thread(target=process.wait, name=f"analysis-{key}", daemon=True).start()
 
 
@@ -159,6 +303,7 @@ def analysis_run(key: str) -> None:
     job = AnalysisJob.objects.filter(key=key, slot__isnull=False).first()
     if job is None:
         return
+    _claim(job)
     try:
         rules = Rules.from_json(job.rules)
         if not analysis_ready(rules):
@@ -169,4 +314,6 @@ def analysis_run(key: str) -> None:
             slot=None, failed_at=timezone.now(), error=repr(error)[:200]
         )
         raise
+    finally:
+        _let_go(job)
     AnalysisJob.objects.filter(pk=job.pk).delete()

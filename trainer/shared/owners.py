@@ -16,7 +16,9 @@ from django.http import HttpRequest
 
 #: Where a guest's token is kept in their session.
 GUEST_KEY = "guest_owner"
-_ACCOUNT, _GUEST = "account ", "guest "
+_ACCOUNT = "account "
+#: How a guest's name begins at a table (``guest <token>``).
+GUEST_PREFIX = _GUEST = "guest "
 
 #: Sent when a guest logs in (sign-up logs in too), with ``guest_token`` and ``user_id``:
 #: each feature gives the account what the guest left there (`TrainerConfig.ready`
@@ -83,4 +85,20 @@ def owner_of(request: HttpRequest) -> Owner:
     token = request.session.get(GUEST_KEY)
     if token is None:
         token = request.session[GUEST_KEY] = secrets.token_urlsafe(24)
+    return Owner.guest(token)
+
+
+def owner_known(request: HttpRequest) -> Owner | None:
+    """The request's owner if it has one already, writing nothing: None for a visitor whose
+    session holds no guest token (a first visit, a crawler)."""
+    if request.user.is_authenticated:
+        return Owner.account(request.user.pk)
+    token = request.session.get(GUEST_KEY)
+    return None if token is None else Owner.guest(token)
+
+
+def owner_as_guest(request: HttpRequest, token: str) -> Owner:
+    """Make a visitor without a guest token the guest ``token`` names (a token drawn for
+    them, and signed, before anything was stored): their first write."""
+    request.session[GUEST_KEY] = token
     return Owner.guest(token)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
 from tests.trainer.conftest import Clock
+from trainer.accounts.limits import DEVICE_COOKIE
 from trainer.models import Drill
 
 if TYPE_CHECKING:
@@ -162,41 +163,99 @@ def test_the_sign_up_page_asks_for_an_email_address(client: Client) -> None:
     assertContains(response, "Email address")
 
 
-# Log-in is throttled: 10 failures for one account, or from one address, in 15 minutes
-# lock it for 15 minutes from the 10th.
+# Log-in is throttled: 10 failures for one name from one address, or 30 from one address,
+# in 15 minutes lock it for 15 minutes from the last; a browser that has logged in to the
+# account before is counted by itself.
 
 
-def test_ten_failed_log_ins_lock_the_account_even_against_the_right_password(
+def test_failures_from_other_addresses_never_lock_out_the_owner(client: Client) -> None:
+    get_user_model().objects.create_user("ann", password=PASSWORD)
+    for attempt in range(30):  # someone guessing from addresses of their own
+        response = log_in(Client(), "ann", "wrong", f"10.0.0.{attempt}")
+        assert response.status_code == 200
+    assert log_in(client, "ann", PASSWORD, "10.0.1.1").status_code == 302
+    assert logged_in(client)
+
+
+def test_ten_failures_lock_the_name_at_that_address_even_against_the_right_password(
     client: Client,
 ) -> None:
     get_user_model().objects.create_user("ann", password=PASSWORD)
-    for attempt in range(10):  # each from an address of its own: the account is locked
-        response = log_in(client, "ann", "wrong", f"10.0.0.{attempt}")
-        assert response.status_code == 200
-    response = log_in(client, "ann", PASSWORD, "10.0.1.1")
+    get_user_model().objects.create_user("bob", password=PASSWORD)
+    for _ in range(10):
+        log_in(client, "ann", "wrong", "10.0.0.1")
+    response = log_in(client, "ann", PASSWORD, "10.0.0.1")
     assertContains(response, "Too many failed log-ins", status_code=429)
     assertContains(response, "Try again in 15 minutes.", status_code=429)
     assert not logged_in(client)
-    get_user_model().objects.create_user("bob", password=PASSWORD)
-    assert log_in(client, "bob", PASSWORD, "10.0.1.1").status_code == 302  # only ann is locked
+    assert log_in(client, "bob", PASSWORD, "10.0.0.1").status_code == 302  # bob is not
+    assert log_in(Client(), "ann", PASSWORD, "10.0.0.2").status_code == 302  # nor elsewhere
 
 
-def test_the_account_is_counted_whatever_the_case_of_its_name(client: Client) -> None:
+def test_the_name_is_counted_whatever_its_case(client: Client) -> None:
     get_user_model().objects.create_user("ann", password=PASSWORD)
     for attempt in range(10):
-        log_in(client, "ANN" if attempt % 2 else "ann", "wrong", f"10.0.0.{attempt}")
-    assert log_in(client, "ann", PASSWORD, "10.0.1.1").status_code == 429
+        log_in(client, "ANN" if attempt % 2 else "ann", "wrong", "10.0.0.1")
+    assert log_in(client, "ann", PASSWORD, "10.0.0.1").status_code == 429
     assert not logged_in(client)
 
 
-def test_ten_failed_log_ins_from_one_address_lock_that_address(client: Client) -> None:
+def test_thirty_failed_log_ins_from_one_address_lock_that_address(client: Client) -> None:
     get_user_model().objects.create_user("ann", password=PASSWORD)
-    for attempt in range(10):  # a different name each time: the address is locked
+    for attempt in range(30):  # a different name each time: the address is locked
         log_in(client, f"guess{attempt}", "wrong", "10.0.0.1")
     response = log_in(client, "ann", PASSWORD, "10.0.0.1")
     assertContains(response, "Too many failed log-ins", status_code=429)
     assert not logged_in(client)
     assert log_in(client, "ann", PASSWORD, "10.0.0.2").status_code == 302
+
+
+def test_a_browser_that_logged_in_before_is_let_through_a_lockout() -> None:
+    get_user_model().objects.create_user("ann", password=PASSWORD)
+    owners = Client()
+    assert log_in(owners, "ann", PASSWORD, "10.0.0.1").status_code == 302
+    assert DEVICE_COOKIE in owners.cookies
+    owners.post(reverse("logout"))
+    for attempt in range(30):  # someone at the owner's own address locks it, and the name
+        log_in(Client(), "ann" if attempt % 2 else f"guess{attempt}", "wrong", "10.0.0.1")
+    assert log_in(Client(), "ann", PASSWORD, "10.0.0.1").status_code == 429
+    assert log_in(owners, "ann", PASSWORD, "10.0.0.1").status_code == 302
+    assert logged_in(owners)
+
+
+def test_signing_up_remembers_the_browser_too() -> None:
+    browser = Client()
+    assert sign_up(browser, "ann", "ann@example.com").status_code == 302
+    browser.post(reverse("logout"))
+    for _ in range(10):
+        log_in(Client(), "ann", "wrong", "10.0.0.1")
+    assert log_in(browser, "ann", PASSWORD, "10.0.0.1").status_code == 302
+
+
+def test_a_trusted_browser_is_locked_by_its_own_ten_failures_only() -> None:
+    get_user_model().objects.create_user("ann", password=PASSWORD)
+    owners = Client()
+    log_in(owners, "ann", PASSWORD, "10.0.0.1")
+    owners.post(reverse("logout"))
+    for _ in range(10):
+        assert log_in(owners, "ann", "wrong", "10.0.0.1").status_code == 200
+    assert log_in(owners, "ann", PASSWORD, "10.0.0.1").status_code == 429
+    assert log_in(Client(), "ann", PASSWORD, "10.0.0.1").status_code == 302  # not counted here
+
+
+@pytest.mark.parametrize("cookie", ["forged", "bob"])
+def test_only_a_cookie_signed_here_for_that_account_is_trusted(cookie: str) -> None:
+    get_user_model().objects.create_user("ann", password=PASSWORD)
+    get_user_model().objects.create_user("bob", password=PASSWORD)
+    browser = Client()
+    if cookie == "bob":
+        log_in(browser, "bob", PASSWORD, "10.0.0.9")
+        browser.post(reverse("logout"))
+    else:
+        browser.cookies[DEVICE_COOKIE] = "ann:forged-signature"
+    for _ in range(10):
+        log_in(Client(), "ann", "wrong", "10.0.0.1")
+    assert log_in(browser, "ann", PASSWORD, "10.0.0.1").status_code == 429
 
 
 def test_nine_failed_log_ins_do_not_lock(client: Client) -> None:

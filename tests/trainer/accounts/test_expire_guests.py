@@ -3,6 +3,7 @@ accounts are never touched."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from importlib import import_module
 from io import StringIO
@@ -13,10 +14,12 @@ from django.contrib import auth
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
-from django.test import override_settings
+from django.test import Client, override_settings
+from django.urls import reverse
 from django.utils import timezone
 
-from trainer.models import Drill, PracticeRound, PracticeSession
+from tests.trainer.live import test_live_tables as live
+from trainer.models import Bet, Drill, PracticeRound, PracticeSession, SharedTable
 from trainer.shared.owners import GUEST_KEY
 
 pytestmark = pytest.mark.database
@@ -96,7 +99,7 @@ def test_a_guest_idle_for_longer_than_the_retention_loses_drills_tables_and_sess
     assert PracticeRound.objects.filter(session=kept_table).count() == 1
     assert Drill.objects.filter(guest_token="back").count() == 2  # a drill, a decision
     assert Session.objects.filter(pk=recent_session).exists()
-    assert "sessions 1, drills 3, practice tables 1." in out
+    assert "sessions 1, drills 3, practice tables 1, live-table bets 0;" in out
 
 
 @pytest.mark.django_db
@@ -158,3 +161,53 @@ def test_a_retention_below_one_day_is_refused_and_nothing_is_removed(days: str) 
         _expire("--days", days)
 
     assert Drill.objects.filter(pk=drill.pk).exists()
+
+
+# Live tables ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def live_clock(monkeypatch: pytest.MonkeyPatch) -> live.Clock:
+    moving = live.Clock()
+    monkeypatch.setattr(timezone, "now", moving)
+    return moving
+
+
+def _betting_behind(row: SharedTable) -> str:
+    """A guest who joins the table and bets behind seat 3; their token."""
+    guest = Client()
+    assert live.post(guest, row, op="join", amount=500).status_code == 302
+    assert live.post(guest, row, op="behind", seat=3, amount=50).status_code == 302
+    return str(guest.session[GUEST_KEY])
+
+
+@pytest.mark.django_db
+def test_a_guest_gone_from_a_live_table_leaves_no_bets_and_no_token_there(
+    live_clock: live.Clock,
+) -> None:
+    ann, anns = live.account("ann")
+    row = live.open_table(ann, live_clock, seats=[3])
+    gone, back = _betting_behind(row), _betting_behind(row)
+    assert live.post(anns, row, op="bet", seat=3, amount=20).status_code == 302
+    assert live.post(anns, row, op="act", action="stand").status_code == 302
+    assert Bet.objects.filter(guest_token=gone).count() == 1
+    Bet.objects.update(settled_at=NOW - timedelta(days=40))  # all long ago...
+    Bet.objects.filter(guest_token=back).update(settled_at=RECENT)  # but one guest's
+    chips = sum(live.stored(row).balances.values())
+
+    out = _expire()
+
+    assert not Bet.objects.filter(guest_token=gone).exists()
+    assert Bet.objects.filter(guest_token=back).count() == 1
+    assert Bet.objects.filter(user_id=ann.pk).count() == 1  # accounts are never touched
+    row.refresh_from_db()
+    text = json.dumps(row.state)
+    assert gone not in text and back in text
+    table = live.stored(row)  # still a table the engine reads, every chip still there
+    assert sum(table.balances.values()) == chips
+    assert table.balances["guest ~1"] == table.balances[f"guest {back}"]
+    assert anns.get(reverse("trainer:live-table", args=[row.pk])).status_code == 200
+    assert "live-table bets 1; their tokens taken out of 1 live tables." in out
+    _expire()  # again: nothing more to do
+    row.refresh_from_db()
+    assert json.dumps(row.state) == text

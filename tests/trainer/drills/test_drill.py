@@ -14,16 +14,25 @@ from pytest_django.asserts import assertContains, assertTemplateUsed
 from engine.drills import Situation
 from engine.rules import EUROPEAN
 from engine.strategy import strategy_for
+from tests.trainer.conftest import as_returning_guest
 from trainer.drills import selectors
 from trainer.drills.pages import DrillView
 from trainer.models import Drill
+from trainer.shared.owners import GUEST_KEY
 
-pytestmark = [pytest.mark.django_db, pytest.mark.database]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.database,
+    pytest.mark.usefixtures("returning_guest"),
+]
 URL = "/drill/"
 
 
 def issued(client: Client) -> Drill:
-    """Open the drill page and return the drill it dealt."""
+    """Open the drill page as a guest who has been here before and return the drill it
+    dealt (the test client is one, `returning_guest`; another client is made one)."""
+    if GUEST_KEY not in client.session:
+        as_returning_guest(client)
     client.get(URL)
     drill = Drill.objects.order_by("-pk").first()
     assert drill is not None
@@ -191,6 +200,7 @@ def test_an_action_that_is_not_legal_here_is_refused(client: Client) -> None:
     assertContains(response, "That play is not allowed with this hand.", status_code=400)
 
 
+@pytest.mark.usefixtures("presets_analysed")
 def test_a_guests_htmx_answer_takes_three_queries(
     client: Client, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
@@ -203,6 +213,7 @@ def test_a_guests_htmx_answer_takes_three_queries(
     assertContains(response, "Right: Hit.")
 
 
+@pytest.mark.usefixtures("presets_analysed")
 def test_an_accounts_htmx_answer_takes_five_queries(
     client: Client, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
@@ -221,13 +232,13 @@ def test_forms_swapped_in_by_htmx_keep_their_token_field() -> None:
     # A key pressed before htmx has taken over a swapped-in form submits it natively: it
     # must still carry the token, and then it works as it would without JavaScript.
     client = Client(enforce_csrf_checks=True)
-    page = client.get(URL).content.decode()
-    drill = Drill.objects.get()
+    page = client.get(URL).content.decode()  # a first visit: the hand comes signed
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
-    assert token is not None
+    ticket = re.search(r'name="ticket" value="([^"]+)"', page)
+    assert token is not None and ticket is not None
     fragment = client.post(
         URL,
-        {"drill": drill.pk, "action": "hit"},
+        {"ticket": ticket.group(1), "action": "hit"},
         headers={"HX-Request": "true", "X-CSRFToken": token.group(1)},
     ).content.decode()
     field = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', fragment)

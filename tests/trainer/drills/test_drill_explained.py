@@ -149,6 +149,7 @@ def test_new_settings_start_a_new_session(client: Client) -> None:
 
 
 @pytest.mark.database
+@pytest.mark.usefixtures("presets_analysed")
 def test_the_session_needs_no_query_on_the_answer(
     client: Client, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:

@@ -15,7 +15,7 @@ from engine.drills import CLOSE_MARGIN, Situation, deal_situation
 from engine.rules import DELUXE, EUROPEAN, preset
 from trainer.models import Drill, Preferences
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("returning_guest")]
 DRILL = "/drill/"
 SETTINGS = "/drill/settings/"
 

@@ -121,6 +121,7 @@ def test_a_guests_answers_show_on_their_progress(client: Client) -> None:
     assert Client().get(URL).context["progress"].total.answered == 0
 
 
+@pytest.mark.usefixtures("presets_analysed")
 def test_the_progress_page_reads_in_a_few_queries(
     client: Client, ann: User, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:

@@ -85,7 +85,7 @@ def test_the_export_holds_only_the_owners_decisions(client: Client) -> None:
 
 
 def test_an_unanswered_hand_is_not_exported(client: Client) -> None:
-    client.get("/drill/")  # deals one
+    client.post("/drill/", {"deal": "1"})  # deals one
     assert Drill.objects.count() == 1
     assert rows(client) == []
 

@@ -3,6 +3,8 @@ bounded in number, in parallel and per visitor — and never computed by a reque
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -12,7 +14,9 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
@@ -20,13 +24,23 @@ from engine.rules import EUROPEAN
 from engine.strategy import strategy_for
 from engine.strategy.store import rules_key
 from trainer.models import AnalysisJob, Drill, StoredAnalysis
-from trainer.shared.analyses import Analysis, DatabaseStore, analysis_run, analysis_start, launch
+from trainer.shared.analyses import (
+    LOCK_SPACE,
+    Analysis,
+    DatabaseStore,
+    analysis_run,
+    analysis_start,
+    launch,
+    this_process,
+)
 
 pytestmark = pytest.mark.django_db
 DRILL = "/drill/"
 SETTINGS = "/drill/settings/"
 WORKING = "Working out the exact strategy for your rules"
 TWO_DECKS = EUROPEAN.with_overrides({"decks": "2"})
+#: Rules outside the common sets worked out at deployment (`analyse_common`).
+THREE_DECKS = EUROPEAN.with_overrides({"decks": "3"})
 
 
 @pytest.fixture
@@ -50,14 +64,14 @@ def choose(client: Client, custom: str, rules: str = "european") -> None:
 
 @pytest.mark.database
 def test_an_analysis_stored_by_one_process_is_read_by_another(launched: list[str]) -> None:
-    assert analysis_start(rules=TWO_DECKS, visitor="a") is Analysis.RUNNING
+    assert analysis_start(rules=THREE_DECKS, visitor="a") is Analysis.RUNNING
     analysis_run(launched[0])  # as the background process does
-    computed = strategy_for(TWO_DECKS)
+    computed = strategy_for(THREE_DECKS)
     strategy_for.cache_clear()  # as in another app server's process
     with mock.patch("engine.strategy.store.compute_strategy", side_effect=AssertionError):
-        assert strategy_for(TWO_DECKS) == computed
+        assert strategy_for(THREE_DECKS) == computed
     stored = StoredAnalysis.objects.get()
-    assert stored.key == rules_key(TWO_DECKS) and not stored.preset
+    assert stored.key == rules_key(THREE_DECKS) and not stored.preset  # not a common set
     assert not AnalysisJob.objects.exists()  # its slot is free again
 
 
@@ -159,17 +173,108 @@ def test_no_more_analyses_run_at_once_than_allowed(
     assert WORKING in page and 'hx-trigger="load delay:1s"' in page  # it keeps asking
 
 
+def _ended_process() -> int:
+    """The id of a process that has run and ended (and been reaped)."""
+    process = subprocess.Popen(["true"])
+    process.wait()
+    return process.pid
+
+
+@pytest.fixture
+def running_process() -> Iterator[int]:
+    """The id of a process that runs until the test ends."""
+    process = subprocess.Popen(["sleep", "120"])
+    yield process.pid
+    process.kill()
+    process.wait()
+
+
 @pytest.mark.database
-def test_a_job_that_died_frees_its_slot_after_the_timeout(
+def test_a_job_whose_process_ended_frees_its_slot(
     launched: list[str], settings: Settings, no_computing: None
 ) -> None:
     settings.BLACKJACK_ANALYSES_AT_ONCE = 1
     analysis_start(rules=TWO_DECKS, visitor="a")
-    long_ago = timezone.now() - timedelta(seconds=settings.BLACKJACK_ANALYSIS_TIMEOUT + 1)
-    AnalysisJob.objects.update(started_at=long_ago)
+    AnalysisJob.objects.update(**this_process(_ended_process()))  # it crashed a moment ago
     three_decks = EUROPEAN.with_overrides({"decks": "3"})
     assert analysis_start(rules=three_decks, visitor="b") is Analysis.RUNNING
     assert launched == [rules_key(TWO_DECKS), rules_key(three_decks)]
+
+
+@pytest.mark.database
+def test_a_job_started_before_processes_were_named_frees_its_slot(
+    launched: list[str], settings: Settings, no_computing: None
+) -> None:
+    settings.BLACKJACK_ANALYSES_AT_ONCE = 1
+    analysis_start(rules=TWO_DECKS, visitor="a")
+    AnalysisJob.objects.update(pid=None, host="", process_start=None)  # as migrated
+    assert analysis_start(rules=THREE_DECKS, visitor="b") is Analysis.RUNNING
+
+
+@pytest.mark.database
+def test_a_starved_job_holds_its_slot_however_long_its_process_runs(
+    launched: list[str], settings: Settings, no_computing: None, running_process: int
+) -> None:
+    settings.BLACKJACK_ANALYSES_AT_ONCE = 1
+    analysis_start(rules=TWO_DECKS, visitor="a")
+    long_ago = timezone.now() - timedelta(hours=3)
+    AnalysisJob.objects.update(started_at=long_ago, **this_process(running_process))
+    three_decks = EUROPEAN.with_overrides({"decks": "3"})
+    assert analysis_start(rules=three_decks, visitor="b") is Analysis.WAITING
+    assert analysis_start(rules=TWO_DECKS, visitor="c") is Analysis.RUNNING  # not again
+    assert launched == [rules_key(TWO_DECKS)]
+
+
+@pytest.mark.database
+def test_a_process_id_used_again_is_not_taken_for_the_jobs_process(
+    launched: list[str], settings: Settings, no_computing: None, running_process: int
+) -> None:
+    settings.BLACKJACK_ANALYSES_AT_ONCE = 1
+    analysis_start(rules=TWO_DECKS, visitor="a")
+    then = this_process(running_process)
+    AnalysisJob.objects.update(**{**then, "process_start": int(str(then["process_start"])) - 1})
+    assert analysis_start(rules=EUROPEAN.with_overrides({"decks": "3"}), visitor="b") is (
+        Analysis.RUNNING
+    )
+
+
+@pytest.mark.database
+def test_the_job_takes_its_slot_over_from_the_worker_that_started_it(
+    launched: list[str], settings: Settings
+) -> None:
+    settings.BLACKJACK_ANALYSES_AT_ONCE = 1
+    analysis_start(rules=TWO_DECKS, visitor="a")
+    assert AnalysisJob.objects.get().pid == os.getpid()  # the worker holds it meanwhile
+    with mock.patch("subprocess.Popen") as popen, mock.patch("threading.Thread"):
+        popen.return_value.pid = os.getpid()  # a process that runs: this one
+        launch(rules_key(TWO_DECKS))
+    job = AnalysisJob.objects.get()
+    assert (job.pid, job.host) == (os.getpid(), this_process()["host"])
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_job_on_another_host_holds_its_slot_by_its_lock(
+    launched: list[str], settings: Settings, no_computing: None
+) -> None:
+    settings.BLACKJACK_ANALYSES_AT_ONCE = 1
+    analysis_start(rules=TWO_DECKS, visitor="a")
+    elsewhere = {"host": "another-host", "pid": 1, "process_start": 1, "claimed": True}
+    AnalysisJob.objects.update(**elsewhere)
+    three_decks = EUROPEAN.with_overrides({"decks": "3"})
+    import psycopg
+
+    database = connection.settings_dict
+    holder = psycopg.connect(  # the other host's process, on a connection of its own
+        dbname=database["NAME"], user=database["USER"], password=database["PASSWORD"],
+        host=database["HOST"], port=database["PORT"] or None, autocommit=True,
+    )  # fmt: skip
+    try:
+        holder.execute("SELECT pg_advisory_lock(%s, 1)", [LOCK_SPACE])
+        assert analysis_start(rules=three_decks, visitor="b") is Analysis.WAITING
+    finally:
+        holder.close()  # the process ends: the database lets its lock go
+    assert analysis_start(rules=three_decks, visitor="b") is Analysis.RUNNING
 
 
 def _page_with(client: Client, custom: str) -> str:
@@ -245,6 +350,7 @@ def test_rules_that_cannot_be_worked_out_are_said_so_and_not_tried_again(
 
 def test_a_job_is_started_as_a_process_of_its_own() -> None:
     with mock.patch("subprocess.Popen") as popen:
+        popen.return_value.pid = os.getpid()
         launch("k" * 32)  # the real one, which tests otherwise replace
     command, options = popen.call_args.args[0], popen.call_args.kwargs
     assert command[:3] == [sys.executable, "-m", "trainer.shared.budget"]  # lowest priority first
@@ -319,3 +425,14 @@ def test_a_job_for_rules_stored_meanwhile_does_not_compute_them_again(
     with mock.patch("engine.strategy.store.compute_strategy", side_effect=AssertionError):
         analysis_run(rules_key(TWO_DECKS))
     assert not AnalysisJob.objects.exists()
+
+
+def test_the_working_state_says_how_long_the_analysis_has_been_worked_on(
+    launched: list[str], no_computing: None
+) -> None:
+    client = guest()
+    choose(client, "decks=2")
+    AnalysisJob.objects.update(started_at=timezone.now() - timedelta(seconds=42))
+    for url in (DRILL, reverse("trainer:chart-yours")):
+        page = client.get(url).content.decode()
+        assert re.search(r"Worked on for 4[2-4] seconds so far\.", page)  # the request's time

@@ -1,11 +1,17 @@
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.trainer.conftest import MINUTE, Clock
-from trainer.shared.throttle import Throttle
+from trainer.models import ThrottleCount
+from trainer.shared import throttle
+from trainer.shared.throttle import Throttle, throttles_forget_ended
 
-# The counters live in the database cache, as in production.
+# The counters live in the database, as in production.
 pytestmark = pytest.mark.django_db
 
 
@@ -63,3 +69,51 @@ def test_clearing_forgets_the_count(clock: Clock) -> None:
     assert guard.exceeded("ann")
     guard.clear("ann")
     assert not guard.exceeded("ann")
+
+
+def test_a_reservation_beyond_the_limit_is_refused_and_not_counted(clock: Clock) -> None:
+    guard = Throttle("test-reserve", limit=2, window=15 * MINUTE)
+    assert guard.reserve("ann") and guard.reserve("ann")
+    assert not guard.reserve("ann")
+    assert guard.count("ann") == 2
+    guard.release("ann")  # the right password: it does not count
+    assert guard.reserve("ann")
+
+
+def test_ended_counts_are_deleted(clock: Clock) -> None:
+    guard = Throttle("test-ended", limit=2, window=15 * MINUTE)
+    guard.record("ann")
+    clock.advance(10)
+    guard.record("bob")
+    clock.advance(6)  # ann's window has ended, bob's has not
+    assert throttles_forget_ended(before=clock()) == 1
+    assert ThrottleCount.objects.count() == 1 and guard.count("bob") == 1
+
+
+@settings(max_examples=50, deadline=None)
+@given(steps=st.lists(st.sampled_from(["reserve", "fail", "succeed", "wait"]), max_size=40))
+def test_attempts_let_through_never_pass_the_limit_in_a_window(steps: list[str]) -> None:
+    """Whatever the order of attempts, outcomes and waits, the count never passes the
+    limit, and no 15 minutes let through more than twice the limit of failed attempts
+    (a fixed window's bound: the limit at the end of one window and again at the start
+    of the next); a right password gives its place back."""
+    clock = Clock()
+    with mock.patch.object(throttle, "now", clock):
+        ThrottleCount.objects.all().delete()
+        guard = Throttle("test-property", limit=3, window=15 * MINUTE, lockout=15 * MINUTE)
+        failed: list[float] = []
+        pending = False
+        for step in steps:
+            if step == "wait":
+                clock.advance(7)
+            elif step == "reserve" and not pending:
+                pending = guard.reserve("ann")
+            elif step == "fail" and pending:
+                failed.append(clock())
+                guard.locked_if_reached("ann")
+                pending = False
+            elif step == "succeed" and pending:
+                guard.release("ann")
+                pending = False
+            assert guard.count("ann") <= 3
+            assert len([at for at in failed if at > clock() - 15 * MINUTE]) <= 2 * 3

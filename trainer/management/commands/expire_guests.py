@@ -14,8 +14,9 @@ from trainer.accounts.services import guests_expire
 
 class Command(BaseCommand):
     help = (
-        "Delete the sessions, drills and practice tables of guests idle for longer than "
-        "--days (default: the GUEST_RETENTION_DAYS setting). Accounts are never touched."
+        "Delete the sessions, drills, practice tables and live-table bets of guests idle for "
+        "longer than --days (default: the GUEST_RETENTION_DAYS setting), and take their "
+        "tokens out of the live tables' states. Accounts are never touched."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,5 +31,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Removed what guests idle for more than {days} days left: "
             f"sessions {expired.sessions}, drills {expired.drills}, "
-            f"practice tables {expired.tables}."
+            f"practice tables {expired.tables}, live-table bets {expired.bets}; "
+            f"their tokens taken out of {expired.live_tables} live tables."
         )
