@@ -1,7 +1,56 @@
 // A live table's page. htmx polls it and leaves a poll that finds the table unchanged (a
-// 304) unswapped (live_table.html, base.html); what it cannot do is here.
+// 304) unswapped (live_table.html, base.html); what it cannot do is here. Needs htmx and
+// idiomorph (static/vendor/idiomorph) loaded before it.
 (function () {
   "use strict";
+
+  // The table's part is morphed in place (hx-ext="morph", hx-swap="morph"): the page keeps
+  // its elements and changes only what the answer changed, so a poll or another player's
+  // move leaves the field being typed in, the focus and the selection as they were. An
+  // amount typed but not yet sent keeps its value even when the focus has moved on: only
+  // sending it (or the field leaving the page) lets the server's figure in again.
+  // idiomorph's own htmx extension would read a swap's options through Function(), which
+  // the Content-Security-Policy forbids; this one takes none.
+  var typed = new WeakSet();
+
+  document.addEventListener("input", function (event) {
+    if (event.target.closest && event.target.closest("#live")) {
+      typed.add(event.target);
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (form.tagName === "FORM") {
+      Array.prototype.forEach.call(form.elements, function (field) {
+        typed.delete(field);
+      });
+    }
+  });
+
+  // Not idiomorph's ignoreActiveValue: it leaves the focused element's children as they
+  // were, and the focus often rests on the table's stage (below), whose words must change.
+  var morphing = {
+    morphStyle: "outerHTML",
+    callbacks: {
+      beforeAttributeUpdated: function (name, element) {
+        var editing = element === document.activeElement || typed.has(element);
+        return !(name === "value" && element.tagName === "INPUT" && editing);
+      },
+    },
+  };
+
+  htmx.defineExtension("morph", {
+    isInlineSwap: function (swapStyle) {
+      return swapStyle === "morph";
+    },
+    handleSwap: function (swapStyle, target, fragment) {
+      if (swapStyle !== "morph") {
+        return false;
+      }
+      return Idiomorph.morph(target, fragment.children, morphing);
+    },
+  });
 
   // The countdown ticks between polls: htmx only swaps in what the server sends, and a poll
   // that finds the table unchanged sends nothing, so the seconds left are counted here from
