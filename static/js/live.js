@@ -105,16 +105,27 @@
   // found again by its id (the next Hit) keeps it, and a swap leaves focus outside the table
   // alone. Only the page knows which of these happened: an autofocus in the answer would
   // take the focus from a control that stays, and a poll's answer is the same for everyone.
+  // When the player's turn comes, the focus goes to their first play (unless it is outside
+  // the table, where they are busy with something else).
   var focusWasInTable = false;
+  var decided = false;
+
+  function decision() {
+    return document.querySelector("#live [data-testid=decision] button");
+  }
 
   document.addEventListener("htmx:beforeSwap", function () {
     var table = document.getElementById("live");
     focusWasInTable = Boolean(table && table.contains(document.activeElement));
+    decided = Boolean(decision());
   });
 
   document.addEventListener("htmx:afterSwap", function () {
     var lost = !document.activeElement || document.activeElement === document.body;
-    if (focusWasInTable && lost) {
+    var play = decision();
+    if (play && !decided && (focusWasInTable || lost)) {
+      play.focus();
+    } else if (focusWasInTable && lost) {
       var stage = document.querySelector("#live [data-testid=stage]");
       if (stage) {
         stage.focus();
@@ -123,6 +134,34 @@
     tick();
   });
 
+  // The page's live region (base.html) says what the server worded for this viewer
+  // ([data-announce]) when it changes, once the story has been told, so that a result is
+  // not heard before it is seen. What the page showed when it loaded is not said again.
+  var said = null;
+
+  function announce() {
+    var table = document.getElementById("live");
+    var source = table && table.querySelector("[data-announce]");
+    var region = document.getElementById("announcement");
+    if (!source || !region) {
+      return;
+    }
+    var text = source.textContent.trim();
+    if (said === null || text === said) {
+      said = text;
+      return;
+    }
+    if (table.dataset.telling !== undefined) {
+      setTimeout(announce, 200);
+      return;
+    }
+    said = text;
+    region.textContent = text;
+  }
+
+  document.addEventListener("htmx:afterSettle", announce);
+
   tick();
+  announce();
   setInterval(tick, 250);
 })();
