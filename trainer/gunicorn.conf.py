@@ -1,4 +1,11 @@
-"""gunicorn's settings for the trainer: ``gunicorn trainer.wsgi -c trainer/gunicorn.conf.py``.
+"""gunicorn's settings for the trainer: ``gunicorn trainer.asgi -c trainer/gunicorn.conf.py``.
+
+The app is served over ASGI by uvicorn's workers (the package ``uvicorn-worker``): a live
+table's page holds a stream of the table's changes open (trainer/live/push.py), which an
+event loop keeps for almost nothing, where a threaded worker would give it a thread for
+as long as the page is open. Django runs the (synchronous) views in a thread beside the
+loop. The WSGI entry point (``trainer.wsgi``) still serves everything but those streams,
+whose pages then poll.
 
 The deploy steps and ``tests/benchmarks/bench_answer.py`` both run with them, so the
 benchmark measures what production serves. On a 2-core machine, threaded workers with
@@ -12,11 +19,10 @@ from __future__ import annotations
 
 import os
 
-# One process per core for the Python work; threads overlap waits on the database and
-# the network. WEB_CONCURRENCY is the usual way for a platform to set the process count.
+# One process per core for the Python work. WEB_CONCURRENCY is the usual way for a
+# platform to set the process count.
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
-worker_class = "gthread"
-threads = 4
+worker_class = "uvicorn_worker.UvicornWorker"
 
 
 def worker_exit(server: object, worker: object) -> None:

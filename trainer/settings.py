@@ -140,8 +140,9 @@ if _POSTGRESQL:
     # times as long as they run (docs/performance.md, "Years of history").
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
 if _POOLED:
-    # Each of a gunicorn worker's threads (4, trainer/gunicorn.conf.py) holds at most one
-    # connection at a time: with that many kept open, no request waits for one.
+    # A worker's threads that reach the database (Django's for the views and the live
+    # streams' reads, trainer/gunicorn.conf.py) each hold at most one connection at a
+    # time: with 4 kept open, no request waits for one.
     _pool_size = env_int("DJANGO_DB_POOL_SIZE", 4)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": _pool_size,
@@ -256,6 +257,10 @@ BLACKJACK_ANALYSIS_MEMORY_MB = env_int("BLACKJACK_ANALYSIS_MEMORY_MB", 512)
 #: A job still running after this many seconds is taken to have died and is started again
 #: when next asked for.
 BLACKJACK_ANALYSIS_TIMEOUT = env_int("BLACKJACK_ANALYSIS_TIMEOUT", 120)
+
+#: Seconds between two polls of a live table's page, where its changes are not pushed
+#: (trainer/live/push.py); where they are, a poll every 15 s or at a countdown's end.
+LIVE_POLL_SECONDS = env_int("DJANGO_LIVE_POLL_SECONDS", 1)
 
 # Static files
 

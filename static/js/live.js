@@ -76,11 +76,71 @@
   // the story half told. The next poll after it brings the table again. An hx-trigger filter
   // could say this only as a script that htmx evaluates, which the Content-Security-Policy
   // forbids.
+  //
+  // Where the server pushes the table's changes ([data-push], trainer/live/push.py), an
+  // EventSource says the table's new version and the page asks for it ("pushed"); the
+  // timed poll then goes out only at a countdown's end (the deadline is applied by the
+  // request) or every SAFETY_MS; a push that came while a story was told is asked for
+  // once it is. When the stream is
+  // down (a proxy that drops it, a server restarting) the poll runs at its own pace.
+  var SAFETY_MS = 15000;
+  var stream = null;
+  var streaming = false;
+  var lastAsked = 0;
+
+  function countdownOver() {
+    return Array.prototype.some.call(document.querySelectorAll("#live [data-until]"), function (el) {
+      return el.dataset.secondsLeft !== undefined && Number(el.dataset.until) <= Date.now();
+    });
+  }
+
+  function follow() {
+    var table = document.getElementById("live");
+    var url = table && table.dataset.push;
+    if (stream && !url) {
+      stream.close();
+      stream = null;
+      streaming = false;
+    }
+    if (stream || !url || !window.EventSource) {
+      return;
+    }
+    stream = new EventSource(url + "?version=" + table.dataset.version);
+    stream.addEventListener("open", function () {
+      streaming = true;
+    });
+    stream.addEventListener("error", function () {
+      streaming = false; // it connects again by itself; the poll runs meanwhile
+    });
+    stream.addEventListener("table", function (event) {
+      var current = document.getElementById("live");
+      if (current && Number(event.data) > Number(current.dataset.version)) {
+        htmx.trigger(current, "pushed");
+      }
+    });
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     var table = event.detail.elt;
-    if (table.id === "live" && table.dataset.telling !== undefined) {
-      event.preventDefault();
+    if (table.id !== "live") {
+      return;
     }
+    var cause = event.detail.requestConfig.triggeringEvent;
+    var pushed = Boolean(cause && cause.type === "pushed");
+    if (table.dataset.telling !== undefined) {
+      event.preventDefault();
+      if (pushed) {
+        setTimeout(function () {
+          htmx.trigger(table, "pushed"); // once the story is told
+        }, 250);
+      }
+      return;
+    }
+    if (!pushed && streaming && !countdownOver() && Date.now() - lastAsked < SAFETY_MS) {
+      event.preventDefault();
+      return;
+    }
+    lastAsked = Date.now();
   });
 
   // A poll sent before one's own action may come back after it with an older table: it is
@@ -132,6 +192,7 @@
       }
     }
     tick();
+    follow();
   });
 
   // The page's live region (base.html) says what the server worded for this viewer
@@ -163,5 +224,6 @@
 
   tick();
   announce();
+  follow();
   setInterval(tick, 250);
 })();

@@ -12,15 +12,25 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from trainer.live import selectors, services
+from trainer.live import push, selectors, services
 from trainer.live.forms import LiveOrderForm, OpenTableForm
 from trainer.live.pages import LiveTableView
 from trainer.live.table import LiveSnapshot
@@ -89,7 +99,10 @@ def table(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     partial = request.htmx and not request.htmx.history_restore_request
     template = "trainer/live/live_table.html" + ("#live" if partial else "")
     etag = _etag(shown.row.version, owner)
-    context = {"live": _view(shown, owner, now), "error": error, "swapped": partial, "etag": etag}
+    context = {
+        "live": _view(shown, owner, now), "error": error, "swapped": partial, "etag": etag,
+        **_following(request, table_id),
+    }  # fmt: skip
     status = 400 if error and not request.htmx else 200
     response = render(request, template, context, status=status)
     if partial:
@@ -116,12 +129,41 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     except NotFound:
         raise Http404("no such live table") from None
     etag = _etag(shown.row.version, owner)
-    context = {"live": _view(shown, owner, now), "error": None, "swapped": True, "etag": etag}
+    context = {
+        "live": _view(shown, owner, now), "error": None, "swapped": True, "etag": etag,
+        **_following(request, table_id),
+    }  # fmt: skip
     response = render(request, "trainer/live/live_table.html#live", context)
     response["ETag"] = etag
     # Every poll asks again, naming the table its page shows (If-None-Match).
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+@require_GET
+async def table_events(request: HttpRequest, table_id: int) -> HttpResponse | StreamingHttpResponse:
+    """The table's new versions as server-sent events, as they happen (an ASGI server on
+    PostgreSQL; elsewhere 204, which tells the page to stop asking: it polls)."""
+    if not isinstance(request, ASGIRequest) or not push.available():
+        return HttpResponse(status=204)
+    if await sync_to_async(selectors.table_version)(table_id) is None:
+        raise Http404("no such live table")
+    since = request.GET.get("version", "")
+    events = push.stream(table_id, int(since) if since.isdecimal() else 0)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: hand each event on at once
+    return response
+
+
+def _following(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    """How the page follows the table: the poll's interval, and the stream of its changes
+    where this server can push them (None: the page polls)."""
+    pushed = isinstance(request, ASGIRequest) and push.available()
+    return {
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
+        "push_url": reverse("trainer:live-table-events", args=[table_id]) if pushed else None,
+    }
 
 
 def _etag(version: int, owner: Owner) -> str:
