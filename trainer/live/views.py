@@ -4,7 +4,10 @@ Thin: each reads the clock once, hands the request to `trainer.live.services` (a
 `trainer.live.selectors` (a read) and draws what it returns. The poll answers 304 while the
 table's version has not moved (an ETag of the version, the viewer and the language) — after
 applying any deadline passed, so a countdown that ran out changes the table on the next poll
-of anyone at it.
+of anyone at it. The part is drawn once for all the table's onlookers (people with no
+part in it) per version, language and second, and handed to each with their own CSRF token
+and ETag; a player at the table is drawn for themselves. Where the server can push
+(ASGI, PostgreSQL), `table_events` streams the table's new versions (trainer/live/push.py).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import caches
 from django.core.handlers.asgi import ASGIRequest
 from django.http import (
     Http404,
@@ -22,14 +26,18 @@ from django.http import (
     HttpResponseNotModified,
     StreamingHttpResponse,
 )
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escapejs
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from engine.live_public import LivePublic
 from trainer.live import push, selectors, services
 from trainer.live.forms import LiveOrderForm, OpenTableForm
 from trainer.live.pages import LiveTableView
@@ -129,11 +137,20 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     except NotFound:
         raise Http404("no such live table") from None
     etag = _etag(shown.row.version, owner)
-    context = {
-        "live": _view(shown, owner, now), "error": None, "swapped": True, "etag": etag,
-        **_following(request, table_id),
-    }  # fmt: skip
-    response = render(request, "trainer/live/live_table.html#live", context)
+    public = shown.public(owner)
+    view = _view(shown, owner, now, public)
+    following = _following(request, table_id)
+    context = {"live": view, "error": None, "swapped": True, "etag": etag, **following}
+    if public.onlooker:
+        # One drawing for every onlooker of this version, in this language, at this second.
+        key = ":".join(
+            str(part)
+            for part in ("live", table_id, view.version, get_language(), view.guest,
+                         view.seconds_left, *following.values())
+        )  # fmt: skip
+        response = HttpResponse(_onlookers_part(request, context, key))
+    else:
+        response = render(request, PART, context)
     response["ETag"] = etag
     # Every poll asks again, naming the table its page shows (If-None-Match).
     response["Cache-Control"] = "private, no-cache"
@@ -166,14 +183,41 @@ def _following(request: HttpRequest, table_id: int) -> dict[str, Any]:
     }
 
 
+#: The table's part, as a poll or a push's follow-up asks for it.
+PART = "trainer/live/live_table.html#live"
+#: What the onlookers' shared drawing holds in place of each one's own CSRF token and
+#: ETag (`_onlookers_part`).
+_CSRF_SLOT = "onlookerscsrftokenslot"
+_ETAG_SLOT = "onlookersetagslot"
+
+
+def _onlookers_part(request: HttpRequest, context: dict[str, Any], key: str) -> str:
+    """The table's part as every onlooker of it sees it (`LivePublic.onlooker`), drawn
+    once and kept under ``key``, then given this viewer's CSRF token and ETag: a busy
+    table's watchers cost one drawing per version and second, not one each."""
+    fragments = caches["template_fragments"]
+    html = fragments.get(key)
+    if html is None:
+        slots = {"csrf_token": _CSRF_SLOT, "etag": _ETAG_SLOT}
+        html = render_to_string(PART, {**context, **slots}, request)
+        fragments.set(key, html, timeout=60)
+    return (
+        str(html)
+        .replace(_CSRF_SLOT, get_token(request))
+        .replace(_ETAG_SLOT, escapejs(context["etag"]))
+    )
+
+
 def _etag(version: int, owner: Owner) -> str:
     """The table's version as this viewer sees it, in their language."""
     viewer = hashlib.sha256(owner.name.encode()).hexdigest()[:16]
     return f'"{version}-{viewer}-{get_language()}"'
 
 
-def _view(shown: LiveSnapshot, owner: Owner, now: Any) -> LiveTableView:
-    public = shown.public(owner)
+def _view(
+    shown: LiveSnapshot, owner: Owner, now: Any, public: LivePublic | None = None
+) -> LiveTableView:
+    public = public or shown.public(owner)
     return LiveTableView.of(
         table_id=shown.row.pk,
         version=shown.row.version,
