@@ -7,12 +7,12 @@ as long as the page is open. Django runs the (synchronous) views in a thread bes
 loop. The WSGI entry point (``trainer.wsgi``) still serves everything but those streams,
 whose pages then poll.
 
-The deploy steps and ``tests/benchmarks/bench_answer.py`` both run with them, so the
-benchmark measures what production serves. On a 2-core machine, threaded workers with
-keep-alive served the drill answer faster than plain sync workers (+20-30% on SQLite,
-+75-180% on PostgreSQL, whose round trips one thread waits on while another runs), and
-the bare "ok" view no slower (over six alternating runs, 2,300 req/s sync, 2,800 threaded,
-with a wider spread).
+The deploy steps and the benchmarks (``tests/benchmarks/``) all run with them, so the
+benchmarks measure what production serves. Before the streams, threaded WSGI workers were
+used (faster than plain sync workers on the drill answer: +20-30% on SQLite, +75-180% on
+PostgreSQL); against them, at 8 busy live tables on PostgreSQL, these served 41 requests/s
+to their 34 (p99 2.3 s to 2.7 s, the 2-core machine loaded 6-9 by other work, 2 December
+2026: ``bench_live_tables.py --server wsgi`` runs them again).
 """
 
 from __future__ import annotations
