@@ -187,6 +187,14 @@ CACHES = {
         # A preset's distinct feedbacks number a few thousand per language.
         "OPTIONS": {"MAX_ENTRIES": 20_000},
     },
+    # A live table's part as its onlookers see it (trainer/live/views.py), one per table,
+    # version, language and second: only the latest few are of use, each about 40 kB.
+    "live_parts": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "live-parts",
+        "TIMEOUT": 5,
+        "OPTIONS": {"MAX_ENTRIES": 200},
+    },
 }
 
 # Game state lives in the database, so sessions do too (never in a signed cookie).

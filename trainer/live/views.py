@@ -195,12 +195,12 @@ def _onlookers_part(request: HttpRequest, context: dict[str, Any], key: str) -> 
     """The table's part as every onlooker of it sees it (`LivePublic.onlooker`), drawn
     once and kept under ``key``, then given this viewer's CSRF token and ETag: a busy
     table's watchers cost one drawing per version and second, not one each."""
-    fragments = caches["template_fragments"]
+    fragments = caches["live_parts"]
     html = fragments.get(key)
     if html is None:
         slots = {"csrf_token": _CSRF_SLOT, "etag": _ETAG_SLOT}
         html = render_to_string(PART, {**context, **slots}, request)
-        fragments.set(key, html, timeout=60)
+        fragments.set(key, html)
     return (
         str(html)
         .replace(_CSRF_SLOT, get_token(request))

@@ -29,7 +29,7 @@ HX = {"HX-Request": "true"}
 
 @pytest.fixture(autouse=True)
 def _no_drawings_kept() -> None:
-    caches["template_fragments"].clear()
+    caches["live_parts"].clear()
 
 
 def token(html: str) -> str:
