@@ -13,12 +13,12 @@ session), opens the page's stream (``/tables/<id>/events/``) on one server or th
 turn, and when told of a version asks for its view (``/tables/<id>/state/`` with
 If-None-Match), as the page does. The mover, in this process, makes ``--moves`` moves at each table
 through the services (Bob cashing out and joining again in turn, which any stage of the
-round allows, ``--pause`` seconds apart), each committed on the database: the delay measured
-is from a move's commit to the viewer holding the table's new view (and, apart, to the
-event). Then, for each of ``--holds``, that many streams are opened on ONE worker, listening
-only, and the delay to the event is measured: the followers one worker holds is the largest
-count whose p95 stays under 300 ms, with the worker's memory. Each line gives the load
-average (the machine is shared).
+round allows, ``--pause`` seconds apart, the tables' moves spread over the pause), each
+committed on the database: the delay measured is from a move's commit to the viewer holding
+the table's new view (and, apart, to the event). Then, for each of ``--holds``, that many
+streams are opened on ONE worker, listening only, and the delay to the event is measured:
+the followers one worker holds is the largest count whose p95 stays under 300 ms, with the
+worker's memory. Each line gives the load average (the machine is shared).
 """
 
 from __future__ import annotations
@@ -166,10 +166,11 @@ async def _round(
             return
         committed[(table, change.row.version)] = time.time()
 
+    # The tables' moves spread over each pause, as separate tables' players are.
     for number in range(moves):
         for table in tables:
             await sync_to_async(move)(table, number)
-        await asyncio.sleep(pause)
+            await asyncio.sleep(pause / len(tables))
     await asyncio.sleep(2)
     for stream in streams:
         stream.cancel()
