@@ -183,6 +183,29 @@ class LivePublic:
         return dict(self.balances).get(owner, 0)
 
     @property
+    def onlooker(self) -> bool:
+        """The viewer has no part in what is shown: no chips at the table, no seat, no bet,
+        nothing of theirs in the round or the notices; so their view is every such
+        viewer's, and may be drawn once for them all.
+
+        >>> from engine.live_table import LiveTable
+        >>> from engine.rules import DELUXE
+        >>> table = LiveTable.new(DELUXE, now=0.0)
+        >>> table.buy_in("ann", 500, now=0.0)
+        >>> table.public("ann").onlooker, table.public("bob").onlooker
+        (False, True)
+        """
+        viewer = self.viewer
+        if viewer is None:
+            return True
+        named: list[str | None] = [owner for owner, _chips in self.balances]
+        for seat in self.seats:
+            named += [seat.owner, *(b.owner for b in seat.behind), *(p.owner for p in seat.pairs)]
+        named += [getattr(event, "owner", None) for event in self.history]
+        named += [notice.owner for notice in self.notices]
+        return viewer not in named and not self.committed and self.decision is None
+
+    @property
     def legal(self) -> tuple[Action, ...]:
         """The actions the viewer may take now (none unless the decision is theirs)."""
         return self.decision.legal if self.decision is not None else ()

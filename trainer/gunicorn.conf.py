@@ -1,22 +1,28 @@
-"""gunicorn's settings for the trainer: ``gunicorn trainer.wsgi -c trainer/gunicorn.conf.py``.
+"""gunicorn's settings for the trainer: ``gunicorn trainer.asgi -c trainer/gunicorn.conf.py``.
 
-The deploy steps and ``tests/benchmarks/bench_answer.py`` both run with them, so the
-benchmark measures what production serves. On a 2-core machine, threaded workers with
-keep-alive served the drill answer faster than plain sync workers (+20-30% on SQLite,
-+75-180% on PostgreSQL, whose round trips one thread waits on while another runs), and
-the bare "ok" view no slower (over six alternating runs, 2,300 req/s sync, 2,800 threaded,
-with a wider spread).
+The app is served over ASGI by uvicorn's workers (the package ``uvicorn-worker``): a live
+table's page holds a stream of the table's changes open (trainer/live/push.py), which an
+event loop keeps for almost nothing, where a threaded worker would give it a thread for
+as long as the page is open. Django runs the (synchronous) views in a thread beside the
+loop. The WSGI entry point (``trainer.wsgi``) still serves everything but those streams,
+whose pages then poll.
+
+The deploy steps and the benchmarks (``tests/benchmarks/``) all run with them, so the
+benchmarks measure what production serves. Before the streams, threaded WSGI workers were
+used (faster than plain sync workers on the drill answer: +20-30% on SQLite, +75-180% on
+PostgreSQL); against them, at 8 busy live tables on PostgreSQL, these served 41 requests/s
+to their 34 (p99 2.3 s to 2.7 s, the 2-core machine loaded 6-9 by other work, 2 December
+2026: ``bench_live_tables.py --server wsgi`` runs them again).
 """
 
 from __future__ import annotations
 
 import os
 
-# One process per core for the Python work; threads overlap waits on the database and
-# the network. WEB_CONCURRENCY is the usual way for a platform to set the process count.
+# One process per core for the Python work. WEB_CONCURRENCY is the usual way for a
+# platform to set the process count.
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
-worker_class = "gthread"
-threads = 4
+worker_class = "uvicorn_worker.UvicornWorker"
 
 
 def worker_exit(server: object, worker: object) -> None:

@@ -77,6 +77,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # HTML compressed (a live table's part to a fifth), with Django's BREACH mitigation:
+    # random bytes in each answer's gzip header. After WhiteNoise, which serves static
+    # files compressed ahead of time (brotli or gzip) itself. Event streams go through
+    # it too: it flushes each event.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -142,8 +147,9 @@ if _POSTGRESQL:
     # times as long as they run (docs/performance.md, "Years of history").
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
 if _POOLED:
-    # Each of a gunicorn worker's threads (4, trainer/gunicorn.conf.py) holds at most one
-    # connection at a time: with that many kept open, no request waits for one.
+    # A worker's threads that reach the database (Django's for the views and the live
+    # streams' reads, trainer/gunicorn.conf.py) each hold at most one connection at a
+    # time: with 4 kept open, no request waits for one.
     _pool_size = env_int("DJANGO_DB_POOL_SIZE", 4)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": _pool_size,
@@ -182,6 +188,14 @@ CACHES = {
         "LOCATION": "template-fragments",
         # A preset's distinct feedbacks number a few thousand per language.
         "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
+    # A live table's part as its onlookers see it (trainer/live/views.py), one per table,
+    # version, language and second: only the latest few are of use, each about 40 kB.
+    "live_parts": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "live-parts",
+        "TIMEOUT": 5,
+        "OPTIONS": {"MAX_ENTRIES": 200},
     },
 }
 
@@ -255,6 +269,10 @@ BLACKJACK_STORED_ANALYSES = env_int("BLACKJACK_STORED_ANALYSES", 200)
 #: much more memory than the process had when it started.
 BLACKJACK_ANALYSIS_CPU_SECONDS = env_int("BLACKJACK_ANALYSIS_CPU_SECONDS", 10)
 BLACKJACK_ANALYSIS_MEMORY_MB = env_int("BLACKJACK_ANALYSIS_MEMORY_MB", 512)
+
+#: Seconds between two polls of a live table's page, where its changes are not pushed
+#: (trainer/live/push.py); where they are, a poll every 15 s or at a countdown's end.
+LIVE_POLL_SECONDS = env_int("DJANGO_LIVE_POLL_SECONDS", 1)
 
 # Static files
 

@@ -34,6 +34,7 @@ trainer_patterns = [
     path("tables/", live.lobby, name="live-lobby"),
     path("tables/<int:table_id>/", live.table, name="live-table"),
     path("tables/<int:table_id>/state/", live.table_state, name="live-table-state"),
+    path("tables/<int:table_id>/events/", live.table_events, name="live-table-events"),
     path("chart/", rules.chart, name="chart"),
     path("chart/yours/", rules.chart_yours, name="chart-yours"),
     path("chart/<slug:preset>/", rules.chart, name="chart"),

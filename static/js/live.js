@@ -1,7 +1,56 @@
 // A live table's page. htmx polls it and leaves a poll that finds the table unchanged (a
-// 304) unswapped (live_table.html, base.html); what it cannot do is here.
+// 304) unswapped (live_table.html, base.html); what it cannot do is here. Needs htmx and
+// idiomorph (static/vendor/idiomorph) loaded before it.
 (function () {
   "use strict";
+
+  // The table's part is morphed in place (hx-ext="morph", hx-swap="morph"): the page keeps
+  // its elements and changes only what the answer changed, so a poll or another player's
+  // move leaves the field being typed in, the focus and the selection as they were. An
+  // amount typed but not yet sent keeps its value even when the focus has moved on: only
+  // sending it (or the field leaving the page) lets the server's figure in again.
+  // idiomorph's own htmx extension would read a swap's options through Function(), which
+  // the Content-Security-Policy forbids; this one takes none.
+  var typed = new WeakSet();
+
+  document.addEventListener("input", function (event) {
+    if (event.target.closest && event.target.closest("#live")) {
+      typed.add(event.target);
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (form.tagName === "FORM") {
+      Array.prototype.forEach.call(form.elements, function (field) {
+        typed.delete(field);
+      });
+    }
+  });
+
+  // Not idiomorph's ignoreActiveValue: it leaves the focused element's children as they
+  // were, and the focus often rests on the table's stage (below), whose words must change.
+  var morphing = {
+    morphStyle: "outerHTML",
+    callbacks: {
+      beforeAttributeUpdated: function (name, element) {
+        var editing = element === document.activeElement || typed.has(element);
+        return !(name === "value" && element.tagName === "INPUT" && editing);
+      },
+    },
+  };
+
+  htmx.defineExtension("morph", {
+    isInlineSwap: function (swapStyle) {
+      return swapStyle === "morph";
+    },
+    handleSwap: function (swapStyle, target, fragment) {
+      if (swapStyle !== "morph") {
+        return false;
+      }
+      return Idiomorph.morph(target, fragment.children, morphing);
+    },
+  });
 
   // The countdown ticks between polls: htmx only swaps in what the server sends, and a poll
   // that finds the table unchanged sends nothing, so the seconds left are counted here from
@@ -40,11 +89,71 @@
   // the story half told. The next poll after it brings the table again. An hx-trigger filter
   // could say this only as a script that htmx evaluates, which the Content-Security-Policy
   // forbids.
+  //
+  // Where the server pushes the table's changes ([data-push], trainer/live/push.py), an
+  // EventSource says the table's new version and the page asks for it ("pushed"); the
+  // timed poll then goes out only at a countdown's end (the deadline is applied by the
+  // request) or every SAFETY_MS; a push that came while a story was told is asked for
+  // once it is. When the stream is
+  // down (a proxy that drops it, a server restarting) the poll runs at its own pace.
+  var SAFETY_MS = 15000;
+  var stream = null;
+  var streaming = false;
+  var lastAsked = 0;
+
+  function countdownOver() {
+    return Array.prototype.some.call(document.querySelectorAll("#live [data-until]"), function (el) {
+      return el.dataset.secondsLeft !== undefined && Number(el.dataset.until) <= Date.now();
+    });
+  }
+
+  function follow() {
+    var table = document.getElementById("live");
+    var url = table && table.dataset.push;
+    if (stream && !url) {
+      stream.close();
+      stream = null;
+      streaming = false;
+    }
+    if (stream || !url || !window.EventSource) {
+      return;
+    }
+    stream = new EventSource(url + "?version=" + table.dataset.version);
+    stream.addEventListener("open", function () {
+      streaming = true;
+    });
+    stream.addEventListener("error", function () {
+      streaming = false; // it connects again by itself; the poll runs meanwhile
+    });
+    stream.addEventListener("table", function (event) {
+      var current = document.getElementById("live");
+      if (current && Number(event.data) > Number(current.dataset.version)) {
+        htmx.trigger(current, "pushed");
+      }
+    });
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     var table = event.detail.elt;
-    if (table.id === "live" && table.dataset.telling !== undefined) {
-      event.preventDefault();
+    if (table.id !== "live") {
+      return;
     }
+    var cause = event.detail.requestConfig.triggeringEvent;
+    var pushed = Boolean(cause && cause.type === "pushed");
+    if (table.dataset.telling !== undefined) {
+      event.preventDefault();
+      if (pushed) {
+        setTimeout(function () {
+          htmx.trigger(table, "pushed"); // once the story is told
+        }, 250);
+      }
+      return;
+    }
+    if (!pushed && streaming && !countdownOver() && Date.now() - lastAsked < SAFETY_MS) {
+      event.preventDefault();
+      return;
+    }
+    lastAsked = Date.now();
   });
 
   // A poll sent before one's own action may come back after it with an older table: it is
@@ -69,24 +178,65 @@
   // found again by its id (the next Hit) keeps it, and a swap leaves focus outside the table
   // alone. Only the page knows which of these happened: an autofocus in the answer would
   // take the focus from a control that stays, and a poll's answer is the same for everyone.
+  // When the player's turn comes, the focus goes to their first play (unless it is outside
+  // the table, where they are busy with something else).
   var focusWasInTable = false;
+  var decided = false;
+
+  function decision() {
+    return document.querySelector("#live [data-testid=decision] button");
+  }
 
   document.addEventListener("htmx:beforeSwap", function () {
     var table = document.getElementById("live");
     focusWasInTable = Boolean(table && table.contains(document.activeElement));
+    decided = Boolean(decision());
   });
 
   document.addEventListener("htmx:afterSwap", function () {
     var lost = !document.activeElement || document.activeElement === document.body;
-    if (focusWasInTable && lost) {
+    var play = decision();
+    if (play && !decided && (focusWasInTable || lost)) {
+      play.focus();
+    } else if (focusWasInTable && lost) {
       var stage = document.querySelector("#live [data-testid=stage]");
       if (stage) {
         stage.focus();
       }
     }
     tick();
+    follow();
   });
 
+  // The page's live region (base.html) says what the server worded for this viewer
+  // ([data-announce]) when it changes, once the story has been told, so that a result is
+  // not heard before it is seen. What the page showed when it loaded is not said again.
+  var said = null;
+
+  function announce() {
+    var table = document.getElementById("live");
+    var source = table && table.querySelector("[data-announce]");
+    var region = document.getElementById("announcement");
+    if (!source || !region) {
+      return;
+    }
+    var text = source.textContent.trim();
+    if (said === null || text === said) {
+      said = text;
+      return;
+    }
+    if (table.dataset.telling !== undefined) {
+      setTimeout(announce, 200);
+      return;
+    }
+    said = text;
+    region.textContent = text;
+  }
+
+  document.addEventListener("htmx:afterSettle", announce);
+
   tick();
+  announce();
+  follow();
   setInterval(tick, 250);
 })();

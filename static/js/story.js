@@ -42,8 +42,14 @@ function rebase(region) {
   }
 }
 
+// Each telling's number: a live table's region is morphed in place (static/js/live.js), so
+// a telling's later steps must not write into the elements a newer answer has changed.
+let tellings = 0;
+
 function tell(region) {
-  region.dataset.told = "";
+  const telling = String(++tellings);
+  const current = () => region.dataset.told === telling;
+  region.dataset.told = telling;
   if (region.dataset.storyLines !== undefined) rebase(region);
   if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const later = [...region.querySelectorAll("[data-step]")].filter((el) => stepOf(el, "step") > 0);
@@ -53,10 +59,13 @@ function tell(region) {
   if (last === 0) return;
   const pace = Math.min(PACE_MS, LONGEST_MS / last);
   region.dataset.telling = "";
-  setTimeout(() => delete region.dataset.telling, last * pace);
+  setTimeout(() => {
+    if (current()) delete region.dataset.telling;
+  }, last * pace);
   for (const element of later) {
     element.classList.add("story-later");
     setTimeout(() => {
+      if (!current()) return;
       element.classList.remove("story-later");
       element.classList.add("story-now");
     }, stepOf(element, "step") * pace);
@@ -66,7 +75,7 @@ function tell(region) {
     const after = target.textContent;
     target.textContent = element.dataset.before;
     setTimeout(() => {
-      target.textContent = after;
+      if (current()) target.textContent = after;
     }, stepOf(element, "until") * pace);
   }
 }

@@ -149,7 +149,7 @@ def _bench(args: argparse.Namespace, database_url: str | None) -> list[tuple[Res
     )  # fmt: skip
     csrf, first = setup.stdout.split()
     server = subprocess.Popen(
-        [str(Path(python).with_name("gunicorn")), "trainer.wsgi",
+        [str(Path(python).with_name("gunicorn")), "trainer.asgi",
          "-c", "trainer/gunicorn.conf.py", "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
         cwd=ROOT, env=env,
     )  # fmt: skip

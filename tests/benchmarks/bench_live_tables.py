@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/benchmarks/bench_live_tables.py [--database-url URL]
         [--steps 1,2,4,8,16,32] [--seconds 20] [--players 3] [--watchers 4] [--port 8201]
+        [--server asgi|wsgi]
 
 It migrates a throwaway SQLite database (or ``--database-url``, e.g. PostgreSQL), starts
 gunicorn on 127.0.0.1 with the project's ``trainer/gunicorn.conf.py`` (as
@@ -51,6 +52,11 @@ from served_app import prepare_database, production_env
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_MS = 200.0
+#: gunicorn's app and worker arguments: as deployed, or the threaded WSGI workers of before.
+SERVERS = {
+    "asgi": ["trainer.asgi"],
+    "wsgi": ["trainer.wsgi", "-k", "gthread", "--threads", "4"],
+}
 KINDS = ("state", "bet", "act", "sit", "page")
 #: The requests whose p99 is judged against LIMIT_MS: the poll every viewer makes every
 #: second, and a player's action (the bets are few and the page once per watcher).
@@ -65,6 +71,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3, help="accounts seated per table")
     parser.add_argument("--watchers", type=int, default=4, help="guests watching each table")
     parser.add_argument("--port", type=int, default=8201)
+    parser.add_argument(
+        "--server", choices=SERVERS, default="asgi",
+        help="asgi: as deployed (uvicorn workers); wsgi: threaded workers, for comparison",
+    )  # fmt: skip
     parser.add_argument("--warmup", type=int, default=10, help="unreported seconds first")
     args = parser.parse_args()
     if not 1 <= args.players <= 7:
@@ -75,7 +85,7 @@ def main() -> None:
     prepare_database(python, env)
     print(f"database: {'PostgreSQL' if args.database_url else 'SQLite'}", flush=True)
     server = subprocess.Popen(
-        [str(Path(python).with_name("gunicorn")), "trainer.wsgi",
+        [str(Path(python).with_name("gunicorn")), *SERVERS[args.server],
          "-c", "trainer/gunicorn.conf.py", "-b", f"127.0.0.1:{args.port}",
          "--log-level", "warning"],
         cwd=ROOT, env=env,

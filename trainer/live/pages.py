@@ -16,14 +16,16 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from engine.events import StakeSettled
 from engine.hand import hand_value
 from engine.live_public import LivePublic, LiveSeat, Notice, NoticeKind, Stage
 from engine.live_table import FAULT_GRACE_SECONDS
 from engine.values import Action, Decision
+from engine.view import PlayerView
 from trainer.live.services import BUY_INS
+from trainer.shared.bidi import signed
 from trainer.shared.cards import CardFace
 from trainer.shared.story import (
     BEHIND_PROMPTS,
@@ -179,6 +181,10 @@ class LiveTableView:
     minimum: int
     maximum: int
     step: int
+    #: What the page's live region says of this version to this viewer (static/js/live.js
+    #: says it once it changes, after the story): their turn with their cards and the up
+    #: card, their hand played for them, their result, else whose turn or the stage.
+    announcement: str = ""
 
     @classmethod
     def of(
@@ -227,12 +233,19 @@ class LiveTableView:
             for event in public.history
             if isinstance(event, StakeSettled) and event.owner == viewer
         )
+        turn_words = (
+            _("Seat %(seat)s to play: %(name)s")
+            % {"seat": turn.seat, "name": _name(turn.owner, names, viewer)}
+            if turn is not None
+            else None
+        )
+        stage_label = str(PAUSED_LABEL if public.paused else STAGE_LABELS[public.stage])
         return cls(
             table_id=table_id,
             version=version,
             closed=closed,
             stage=public.stage.value,
-            stage_label=str(PAUSED_LABEL if public.paused else STAGE_LABELS[public.stage]),
+            stage_label=stage_label,
             stage_before=str(STAGE_LABELS[Stage.PLAYING])
             if public.stage is Stage.RESULT and story.lines
             else None,
@@ -264,18 +277,16 @@ class LiveTableView:
             committed=int(public.committed),
             decision=decision,
             actions=tuple((a.value, str(ACTION_LABELS[a])) for a in public.legal),
-            turn=(
-                _("Seat %(seat)s to play: %(name)s")
-                % {"seat": turn.seat, "name": _name(turn.owner, names, viewer)}
-                if turn is not None
-                else None
-            ),
+            turn=turn_words,
             notices=tuple(_notice(n, names, viewer) for n in public.notices[-NOTICES_SHOWN:]),
             buy_ins=BUY_INS,
             amounts=amounts,
             minimum=limits.minimum,
             maximum=limits.maximum,
             step=limits.step,
+            announcement=_announcement(
+                public, decision, turn_words or ("" if closed else stage_label)
+            ),
         )
 
 
@@ -366,3 +377,44 @@ def _notice(notice: Notice, names: Mapping[str, str], viewer: str | None) -> str
             "grace": round(FAULT_GRACE_SECONDS),
         }
     )
+
+
+def _announcement(public: LivePublic, decision: str | None, otherwise: str) -> str:
+    """What a screen reader is told of this version: the viewer's hand played for them
+    when their time ran out, then their turn (their cards and the up card), their net
+    result once the round is over, or else ``otherwise`` (whose turn, the stage)."""
+    viewer = public.viewer
+    parts: list[str] = []
+    dealt = max((n.at for n in public.notices if n.kind is NoticeKind.DEALT), default=None)
+    timed_out = any(
+        n.kind is NoticeKind.TIMED_OUT and n.owner == viewer and dealt is not None and n.at >= dealt
+        for n in public.notices
+    )
+    if timed_out:
+        parts.append(_("Time ran out: played automatically."))
+    mine = [
+        e for e in public.history if isinstance(e, StakeSettled) and e.owner == viewer
+    ]  # fmt: skip
+    if public.decision is not None and decision is not None:
+        parts.append(f"{decision} {_hand_words(public.decision)}")
+    elif public.stage is Stage.RESULT and mine:
+        net = int(sum(e.returned - e.staked for e in mine))
+        parts.append(
+            ngettext(
+                "Round over: %(net)s chip.", "Round over: %(net)s chips.", abs(net)
+            ) % {"net": signed(net)}
+        )  # fmt: skip
+    else:
+        parts.append(otherwise)
+    return " ".join(part for part in parts if part)
+
+
+def _hand_words(view: PlayerView) -> str:
+    """The hand a decision is about and the dealer's up card, in words."""
+    cards = ", ".join(CardFace.of(card).name for card in view.hand)
+    total = _("soft %(total)s") % {"total": view.total} if view.soft else str(view.total)
+    return _("%(cards)s: %(total)s, against the dealer's %(up)s.") % {
+        "cards": cards,
+        "total": total,
+        "up": CardFace.of(view.up_card).name,
+    }

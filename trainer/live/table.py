@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from engine.events import StakeSettled
@@ -103,6 +104,21 @@ class LiveChange:
         self._bets = []
         for name, value in changes.items():
             setattr(self.row, name, value)
+        notify_version(self.row.pk, loaded + 1)
+
+
+#: The PostgreSQL channel on which live tables' new versions are announced
+#: (`trainer.live.push`).
+CHANNEL = "live_table"
+
+
+def notify_version(table_id: int, version: int) -> None:
+    """Tell every app server, when the current transaction commits, that the table is now
+    at ``version`` (PostgreSQL's NOTIFY: nothing on a database without it)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{table_id}:{version}"])
 
 
 def locked(table_id: int, now: datetime) -> LiveChange:

@@ -4,7 +4,10 @@ Thin: each reads the clock once, hands the request to `trainer.live.services` (a
 `trainer.live.selectors` (a read) and draws what it returns. The poll answers 304 while the
 table's version has not moved (an ETag of the version, the viewer and the language) — after
 applying any deadline passed, so a countdown that ran out changes the table on the next poll
-of anyone at it.
+of anyone at it. The part is drawn once for all the table's onlookers (people with no
+part in it) per version, language and second, and handed to each with their own CSRF token
+and ETag; a player at the table is drawn for themselves. Where the server can push
+(ASGI, PostgreSQL), `table_events` streams the table's new versions (trainer/live/push.py).
 """
 
 from __future__ import annotations
@@ -12,15 +15,30 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import caches
+from django.core.handlers.asgi import ASGIRequest
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    StreamingHttpResponse,
+)
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escapejs
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from trainer.live import selectors, services
+from engine.live_public import LivePublic
+from trainer.live import push, selectors, services
 from trainer.live.forms import LiveOrderForm, OpenTableForm
 from trainer.live.pages import LiveTableView
 from trainer.live.table import LiveSnapshot
@@ -97,7 +115,10 @@ def table(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     partial = request.htmx and not request.htmx.history_restore_request
     template = "trainer/live/live_table.html" + ("#live" if partial else "")
     etag = _etag(shown.row.version, owner)
-    context = {"live": _view(shown, owner, now), "error": error, "swapped": partial, "etag": etag}
+    context = {
+        "live": _view(shown, owner, now), "error": error, "swapped": partial, "etag": etag,
+        **_following(request, table_id),
+    }  # fmt: skip
     status = 400 if error and not request.htmx else 200
     response = render(request, template, context, status=status)
     if partial:
@@ -124,12 +145,75 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     except NotFound:
         raise Http404("no such live table") from None
     etag = _etag(shown.row.version, owner)
-    context = {"live": _view(shown, owner, now), "error": None, "swapped": True, "etag": etag}
-    response = render(request, "trainer/live/live_table.html#live", context)
+    public = shown.public(owner)
+    view = _view(shown, owner, now, public)
+    following = _following(request, table_id)
+    context = {"live": view, "error": None, "swapped": True, "etag": etag, **following}
+    if public.onlooker:
+        # One drawing for every onlooker of this version, in this language, at this second.
+        key = ":".join(
+            str(part)
+            for part in ("live", table_id, view.version, get_language(), view.guest,
+                         view.seconds_left, *following.values())
+        )  # fmt: skip
+        response = HttpResponse(_onlookers_part(request, context, key))
+    else:
+        response = render(request, PART, context)
     response["ETag"] = etag
     # Every poll asks again, naming the table its page shows (If-None-Match).
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+@require_GET
+async def table_events(request: HttpRequest, table_id: int) -> HttpResponse | StreamingHttpResponse:
+    """The table's new versions as server-sent events, as they happen (an ASGI server on
+    PostgreSQL; elsewhere 204, which tells the page to stop asking: it polls)."""
+    if not isinstance(request, ASGIRequest) or not push.available():
+        return HttpResponse(status=204)
+    if await sync_to_async(selectors.table_version)(table_id) is None:
+        raise Http404("no such live table")
+    since = request.GET.get("version", "")
+    events = push.stream(table_id, int(since) if since.isdecimal() else 0)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: hand each event on at once
+    return response
+
+
+def _following(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    """How the page follows the table: the poll's interval, and the stream of its changes
+    where this server can push them (None: the page polls)."""
+    pushed = isinstance(request, ASGIRequest) and push.available()
+    return {
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
+        "push_url": reverse("trainer:live-table-events", args=[table_id]) if pushed else None,
+    }
+
+
+#: The table's part, as a poll or a push's follow-up asks for it.
+PART = "trainer/live/live_table.html#live"
+#: What the onlookers' shared drawing holds in place of each one's own CSRF token and
+#: ETag (`_onlookers_part`).
+_CSRF_SLOT = "onlookerscsrftokenslot"
+_ETAG_SLOT = "onlookersetagslot"
+
+
+def _onlookers_part(request: HttpRequest, context: dict[str, Any], key: str) -> str:
+    """The table's part as every onlooker of it sees it (`LivePublic.onlooker`), drawn
+    once and kept under ``key``, then given this viewer's CSRF token and ETag: a busy
+    table's watchers cost one drawing per version and second, not one each."""
+    fragments = caches["live_parts"]
+    html = fragments.get(key)
+    if html is None:
+        slots = {"csrf_token": _CSRF_SLOT, "etag": _ETAG_SLOT}
+        html = render_to_string(PART, {**context, **slots}, request)
+        fragments.set(key, html)
+    return (
+        str(html)
+        .replace(_CSRF_SLOT, get_token(request))
+        .replace(_ETAG_SLOT, escapejs(context["etag"]))
+    )
 
 
 def _etag(version: int, owner: Owner) -> str:
@@ -138,8 +222,10 @@ def _etag(version: int, owner: Owner) -> str:
     return f'"{version}-{viewer}-{get_language()}"'
 
 
-def _view(shown: LiveSnapshot, owner: Owner, now: Any) -> LiveTableView:
-    public = shown.public(owner)
+def _view(
+    shown: LiveSnapshot, owner: Owner, now: Any, public: LivePublic | None = None
+) -> LiveTableView:
+    public = public or shown.public(owner)
     return LiveTableView.of(
         table_id=shown.row.pk,
         version=shown.row.version,
