@@ -68,7 +68,8 @@ def test_a_timed_hand_answered_too_late_is_a_miss(
     page.get_by_role("button", name="Save and deal").click()
     page.wait_for_load_state()
 
-    expect(page.get_by_role("timer")).to_contain_text("Answer within 3 seconds.")
+    expect(page.get_by_test_id("timer")).to_contain_text("Answer within 3 seconds.")
+    expect(page.get_by_role("timer")).to_contain_text("Seconds left:")
     screen.shot("drill-timed")
     drill = Drill.objects.get(answered_at=None)
     situation = Situation.parse(EUROPEAN, drill.cards, drill.up)
