@@ -98,14 +98,7 @@ def drill_issue(
     try:
         with transaction.atomic():
             return Drill.objects.create(
-                **owner.fields(),
-                rules_name=rules.name,
-                rules_version=rules.version,
-                rules=rules.to_json(),
-                cards=" ".join(str(card) for card in situation.cards),
-                up=str(situation.up),
-                time_limit=time_limit or None,
-                **session,
+                **owner.fields(), **_hand_fields(rules, situation, time_limit), **session
             )
     except IntegrityError:
         pending = _pending_drill(owner)
@@ -114,6 +107,18 @@ def drill_issue(
                 owner=owner, rules=rules, mode=mode, focus=focus, time_limit=time_limit
             )
         return pending
+
+
+def _hand_fields(rules: Rules, situation: Situation, time_limit: int) -> dict[str, Any]:
+    """A drill's columns for a hand dealt under ``rules``, saved or drawn alike."""
+    return {
+        "rules_name": rules.name,
+        "rules_version": rules.version,
+        "rules": rules.to_json(),
+        "cards": " ".join(str(card) for card in situation.cards),
+        "up": str(situation.up),
+        "time_limit": time_limit or None,
+    }
 
 
 def _situation_dealt(
@@ -148,12 +153,7 @@ def drill_draw(
     situation = _situation_dealt(rules, mode=mode, focus=focus, cell=None)
     drill = Drill(
         guest_token=secrets.token_urlsafe(24),
-        rules_name=rules.name,
-        rules_version=rules.version,
-        rules=rules.to_json(),
-        cards=" ".join(str(card) for card in situation.cards),
-        up=str(situation.up),
-        time_limit=time_limit or None,
+        **_hand_fields(rules, situation, time_limit),
         issued_at=timezone.now(),
     )
     fields = {
