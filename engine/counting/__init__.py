@@ -11,6 +11,8 @@ The public names, for the trainer and the analyses that build on them:
 - `engine.counting.true_count`: `DeckEstimate`, `Conversion`, `TrueCountMethod` (with
   `DEFAULT_METHOD`, Hi-Lo's half-deck estimate and floor), `decks_remaining`,
   `true_count`.
+- `engine.counting.risk`: `simple_risk_of_ruin`, `risk_of_ruin_with_goal` (Hall's),
+  `n0`, `desirability_index`, `score`, `optimal_bet_ramp` and the `BetRamp` it gives.
 
 >>> from engine.counting import HI_LO, true_count
 >>> HI_LO.running_count("2c 5d Kh 7s 3h")
@@ -21,6 +23,15 @@ Fraction(2, 1)
 
 from __future__ import annotations
 
+from engine.counting.risk import (
+    BetRamp,
+    desirability_index,
+    n0,
+    optimal_bet_ramp,
+    risk_of_ruin_with_goal,
+    score,
+    simple_risk_of_ruin,
+)
 from engine.counting.systems import (
     COUNT_RANKS,
     HI_LO,
@@ -59,6 +70,7 @@ __all__ = [
     "SYSTEMS",
     "WONG_HALVES",
     "ZEN",
+    "BetRamp",
     "Conversion",
     "CountingError",
     "CountingSystem",
@@ -67,6 +79,12 @@ __all__ = [
     "count_rank",
     "custom_system",
     "decks_remaining",
+    "desirability_index",
+    "n0",
+    "optimal_bet_ramp",
+    "risk_of_ruin_with_goal",
+    "score",
+    "simple_risk_of_ruin",
     "system_named",
     "true_count",
 ]
