@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from engine.counting.index_table import INDEX_TABLES, IndexPlay, parse_index_table
-from engine.counting.risk import BetRamp
-from engine.counting.simulation import CounterSettings, simulate_counter
+from engine.counting.risk import BetRamp, linear_advantage, optimal_bet_ramp
+from engine.counting.simulation import FLAT, CounterSettings, simulate_counter
 from engine.counting.systems import SYSTEMS, CountingError, CountingSystem, custom_system
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
 from engine.rules import Rules
@@ -28,6 +29,8 @@ HELP = {
     "--indices": "index plays: none, i18, fab4, i18+fab4, or a JSON file of the indices command",
     "--ramp": "bets in units by count, e.g. 1:2,2:4,3:8 (higher counts bet the last)",
     "--min-bet": "the bet in units below the ramp's lowest count (default 1)",
+    "--optimal-ramp": "instead of --ramp: the Kelly ramp for --bank from MIN to MAX units, "
+    "e.g. 1:12, from the advantage by count a flat-bet run measures first",
     "--penetration": "share of the shoe dealt before the cut card, e.g. 5/6",
     "--others": "other players at the table, before the counter (default 0)",
     "--enter": "back-count: join the table at this count or more",
@@ -38,8 +41,8 @@ HELP = {
 
 #: The options that make sense only for a counter.
 COUNTER_OPTIONS = (
-    "tags", "estimate", "rounding", "indices", "ramp", "min_bet", "penetration", "others",
-    "enter", "leave", "bank",
+    "tags", "estimate", "rounding", "indices", "ramp", "min_bet", "optimal_ramp",
+    "penetration", "others", "enter", "leave", "bank",
 )  # fmt: skip
 
 
@@ -55,6 +58,7 @@ def add_counter_options(command: argparse.ArgumentParser) -> None:
     group.add_argument("--indices", help=HELP["--indices"])
     group.add_argument("--ramp", help=HELP["--ramp"])
     group.add_argument("--min-bet", type=int, help=HELP["--min-bet"])
+    group.add_argument("--optimal-ramp", help=HELP["--optimal-ramp"])
     group.add_argument("--penetration", help=HELP["--penetration"])
     group.add_argument("--others", type=int, help=HELP["--others"])
     group.add_argument("--enter", type=int, help=HELP["--enter"])
@@ -93,9 +97,25 @@ def run_counter(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
         bank=1000 if args.bank is None else args.bank,
         tier=args.tier or "hard",
     )
-    result = simulate_counter(
-        rules, settings, args.rounds, seed=args.seed, processes=args.processes
-    )
+    seed, optimal = args.seed, None
+    if args.optimal_ramp is not None:
+        if args.ramp is not None or args.min_bet is not None:
+            raise CountingError("give --optimal-ramp or --ramp and --min-bet, not both")
+        lowest, highest = _limits(args.optimal_ramp)
+        flat = simulate_counter(
+            rules, replace(settings, ramp=FLAT), args.rounds, seed=seed, processes=args.processes
+        )
+        seed = flat.seed  # the same shoes again, with the ramp
+        ramp = optimal_bet_ramp(
+            linear_advantage(flat.by_count),
+            variance=flat.sd_per_round**2,
+            bank=settings.bank,
+            minimum=lowest,
+            maximum=highest,
+        )
+        settings = replace(settings, ramp=ramp)
+        optimal = {"flat_edge": flat.edge, "flat_edge_stderr": flat.win_per_round_stderr}
+    result = simulate_counter(rules, settings, args.rounds, seed=seed, processes=args.processes)
     stderr = result.win_per_round_stderr / result.average_bet
     # The flat simulation's keys first, with the same meanings: mean is per unit bet.
     return {
@@ -114,6 +134,7 @@ def run_counter(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
         "others": settings.others,
         "enter": settings.enter,
         "leave": settings.leave,
+        **(optimal or {}),
     }
 
 
@@ -146,6 +167,19 @@ def _indices(text: str) -> tuple[IndexPlay, ...]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CountingError(f"cannot read the index plays in {text!r}: {error}") from None
     return parse_index_table(data)
+
+
+def _limits(text: str) -> tuple[int, int]:
+    low, sep, high = text.replace(" ", "").partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        lowest, highest = int(low), int(high)
+    except ValueError:
+        raise CountingError(f"--optimal-ramp takes MIN:MAX in units, not {text!r}") from None
+    if not 1 <= lowest <= highest:
+        raise CountingError(f"--optimal-ramp needs 1 <= MIN <= MAX units, not {text!r}")
+    return lowest, highest
 
 
 def _ramp(text: str | None, below: int) -> BetRamp:

@@ -35,6 +35,7 @@ from engine.counting.systems import CountingError
 __all__ = [
     "BetRamp",
     "desirability_index",
+    "linear_advantage",
     "n0",
     "optimal_bet_ramp",
     "risk_of_ruin_with_goal",
@@ -196,3 +197,32 @@ def optimal_bet_ramp(
         bet = min(max(math.floor(kelly_bet / chip) * chip, floor), maximum)
         bets[tc] = floor = bet
     return BetRamp(bets=bets, below=minimum)
+
+
+def linear_advantage(
+    measured: Mapping[int, tuple[int, float]], *, lowest: int = -5, highest: int = 10
+) -> dict[int, float]:
+    """The advantage at each count from ``lowest`` to ``highest``, from the straight line
+    that fits ``measured`` (count → rounds, advantage per unit bet) best, each count
+    weighted by its rounds (refused if it does not rise). The advantage rises near
+    linearly with the true count, and a line smooths the noise of the rare high counts
+    that a ramp bets most on.
+
+    >>> line = linear_advantage({0: (100, -0.005), 1: (50, 0.0), 2: (25, 0.005)},
+    ...                         lowest=0, highest=3)
+    >>> {count: round(edge, 6) for count, edge in line.items()}
+    {0: -0.005, 1: 0.0, 2: 0.005, 3: 0.01}
+    """
+    points = [(count, n, edge) for count, (n, edge) in measured.items() if n > 0]
+    weight = sum(n for _, n, _ in points)
+    if len({count for count, _, _ in points}) < 2:
+        raise CountingError("the advantage must be measured at two counts at least")
+    mean_count = sum(n * count for count, n, _ in points) / weight
+    mean_edge = sum(n * edge for _, n, edge in points) / weight
+    spread = sum(n * (count - mean_count) ** 2 for count, n, _ in points)
+    slope = sum(n * (count - mean_count) * (edge - mean_edge) for count, n, edge in points) / spread
+    if slope <= 0:
+        raise CountingError(
+            "the advantage does not rise with the count in these figures: measure more rounds"
+        )
+    return {count: mean_edge + slope * (count - mean_count) for count in range(lowest, highest + 1)}

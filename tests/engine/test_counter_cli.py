@@ -101,3 +101,39 @@ def test_a_bad_file_of_index_plays_is_refused_by_name(
     with pytest.raises(SystemExit):
         main(["simulate", "--rounds", "10", "--system", "hi-lo", "--indices", str(table)])
     assert "index play 1: not a play: 'fly'" in capsys.readouterr().err
+
+
+def test_an_optimal_ramp_is_worked_out_from_a_flat_run_and_played() -> None:
+    data = run(
+        *COUNTER,
+        "--rounds",
+        "40000",
+        "--system",
+        "hi-lo",
+        "--optimal-ramp",
+        "1:8",
+        "--bank",
+        "2000",
+    )
+    ramp = data["ramp"]
+    assert isinstance(ramp, dict)
+    bets = [ramp["bets"][str(count)] for count in range(-5, 11)]
+    assert bets == sorted(bets) and bets[0] == 1 and bets[-1] <= 8
+    assert "flat_edge" in data and "flat_edge_stderr" in data
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--optimal-ramp", "1:8", "--ramp", "1:2"], "give --optimal-ramp or --ramp"),
+        (["--optimal-ramp", "8"], "--optimal-ramp takes MIN:MAX in units, not '8'"),
+        (["--optimal-ramp", "8:1"], "--optimal-ramp needs 1 <= MIN <= MAX units, not '8:1'"),
+        (["--optimal-ramp", "0:4"], "--optimal-ramp needs 1 <= MIN <= MAX units"),
+    ],
+)
+def test_a_bad_optimal_ramp_is_refused(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([*COUNTER, "--system", "hi-lo", *argv])
+    assert message in capsys.readouterr().err

@@ -12,6 +12,7 @@ from engine.counting import CountingError
 from engine.counting.risk import (
     BetRamp,
     desirability_index,
+    linear_advantage,
     n0,
     optimal_bet_ramp,
     risk_of_ruin_with_goal,
@@ -189,3 +190,23 @@ def test_a_bad_ramp_request_is_refused(options: dict[str, object], message: str)
 def test_a_ramp_reads_as_json_with_its_counts_in_order() -> None:
     ramp = BetRamp(bets={2: 20, 1: 10}, below=5)
     assert ramp.to_json() == {"bets": {"1": 10, "2": 20}, "below": 5}
+
+
+def test_the_advantage_line_is_the_rounds_weighted_least_squares_fit() -> None:
+    # Counts 0, 1, 2 with 1, 2, 1 rounds and advantages 0, 0.01, 0.01: the weighted means
+    # are count 1 and edge 0.0075; the slope is (1×-1×-0.0075 + 1×1×0.0025) / 2 = 0.005.
+    line = linear_advantage(
+        {0: (1, 0.0), 1: (2, 0.01), 2: (1, 0.01), 5: (0, 9.0)}, lowest=-1, highest=3
+    )
+    assert list(line) == [-1, 0, 1, 2, 3]
+    assert [round(line[count], 6) for count in line] == [-0.0025, 0.0025, 0.0075, 0.0125, 0.0175]
+
+
+def test_an_advantage_line_needs_two_counts() -> None:
+    with pytest.raises(CountingError, match="^the advantage must be measured at two counts"):
+        linear_advantage({1: (100, 0.01), 2: (0, 0.02)})
+
+
+def test_an_advantage_that_falls_with_the_count_is_noise_and_refused() -> None:
+    with pytest.raises(CountingError, match="^the advantage does not rise with the count"):
+        linear_advantage({1: (100, 0.01), 2: (100, 0.0)})
