@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.bots import BOTS, Bot, Tier, hard_bot
-from engine.counting.index_table import INSURANCE_ROW, IndexPlay
+from engine.counting.index_table import INDEX_TABLES, INSURANCE_ROW, IndexPlay
 from engine.counting.risk import (
     BetRamp,
     desirability_index,
@@ -104,6 +104,12 @@ class CounterSettings:
                 )
             if self.others == 0:
                 raise CountingError("back-counting needs other players at the table to watch")
+        book = set(INDEX_TABLES["i18+fab4"])
+        if self.indices and set(self.indices) <= book and self.system.tags != HI_LO.tags:
+            raise CountingError(
+                f"the I18 and Fab 4 are Hi-Lo's indices, not {self.system.name}'s: give a "
+                "table computed for it"
+            )
         bets = [*self.ramp.bets.values(), self.ramp.below]
         if any(isinstance(bet, bool) or not isinstance(bet, int) or bet < 1 for bet in bets):
             raise CountingError("every bet of the ramp must be a whole number of units, 1 or more")

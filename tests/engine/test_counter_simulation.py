@@ -229,7 +229,7 @@ def test_an_unbalanced_system_bets_on_its_running_count() -> None:
 
 def test_halves_are_counted_exactly() -> None:
     result = simulate_counter(
-        AMERICAN, CounterSettings(system=WONG_HALVES, indices=I18), 1000, seed=4, processes=1
+        AMERICAN, CounterSettings(system=WONG_HALVES), 1000, seed=4, processes=1
     )
     assert result.system == "Wong Halves" and result.rounds_played == 1000
 
@@ -244,6 +244,10 @@ def test_halves_are_counted_exactly() -> None:
         (CounterSettings(ramp=BetRamp({1: 0}, below=1)), "^every bet of the ramp must be"),
         (CounterSettings(bank=0), "^the bank must be a whole number of units"),
         (CounterSettings(tier="expert"), "^unknown tier 'expert'"),
+        (
+            CounterSettings(system=SYSTEMS["zen"], indices=I18),
+            "^the I18 and Fab 4 are Hi-Lo's indices, not Zen's",
+        ),
     ],
 )
 def test_settings_that_cannot_be_played_are_refused(
