@@ -273,3 +273,12 @@ def test_the_json_has_the_figures_and_no_infinity() -> None:
         assert key in data
     assert all(isinstance(key, str) for key in data["by_count"])
     assert HI_LO.name == data["system"]
+
+
+def test_every_new_shoe_starts_the_count_again() -> None:
+    """KO on six decks starts each shoe at -20: about 45 rounds a shoe at 75% penetration,
+    so 3,000 rounds bet at -20 some 60 times (the first round of each shoe at least), and
+    a count that were not started again would climb by 4 a shoe."""
+    result = simulate_counter(AMERICAN, CounterSettings(system=KO), 3000, seed=8, processes=1)
+    assert result.by_count[-20][0] >= 3000 // 60
+    assert max(result.by_count) < 40  # a shoe's count reaches +20 at times, not +200
