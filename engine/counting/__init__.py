@@ -11,6 +11,10 @@ The public names, for the trainer and the analyses that build on them:
 - `engine.counting.true_count`: `DeckEstimate`, `Conversion`, `TrueCountMethod` (with
   `DEFAULT_METHOD`, Hi-Lo's half-deck estimate and floor), `decks_remaining`,
   `true_count`.
+- `engine.counting.index_table`: `IndexPlay` (row, up, play, otherwise, index: the
+  ``indices`` command's entries), the book tables `I18` and `FAB_4`, `INDEX_TABLES`, and
+  `parse_index_table` (entries from JSON, checked).
+- `engine.counting.simulation`: `simulate_counter`, `CounterSettings`, `CounterResult`.
 - `engine.counting.risk`: `simple_risk_of_ruin`, `risk_of_ruin_with_goal` (Hall's),
   `n0`, `desirability_index`, `score`, `optimal_bet_ramp` and the `BetRamp` it gives.
 

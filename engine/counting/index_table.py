@@ -4,7 +4,8 @@ An entry reads as the ``indices`` command writes it: ``{"row": "hard 16", "up": 
 "play": "stand", "otherwise": "hit", "index": 0}`` means stand on hard 16 against a ten at
 a true count of 0 or more, hit below it. Rows are named as in ``chart`` ("hard 16",
 "soft 18", "pair 10", "pair A"), with "insurance" (``up`` "A", ``play`` "insure"). A play
-right as the count *falls* is written the same way (13 v 2: stand at or above −1).
+right as the count *falls* is written the same way (13 v 2: stand at or above −1). A
+fractional index is raised to the whole true count it first holds at (2.3 → 3).
 
 The book tables here are Hi-Lo's for six decks, S17 (Blackjack Attack, as reproduced in
 the issue): the Illustrious 18 (`I18`) and the Fab 4 surrenders (`FAB_4`); the tables
@@ -20,6 +21,7 @@ otherwise=<Action.NO_INSURANCE: 'no_insurance'>, index=3))
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -151,10 +153,10 @@ def _entry(number: int, entry: object) -> IndexPlay:
         raise CountingError(f"{where}: no such up card {entry['up']!r} (2 to 10, or A)")
     play, otherwise = (_action(where, entry[key]) for key in ("play", "otherwise"))
     index = entry["index"]
-    if isinstance(index, float) and index.is_integer():
-        index = int(index)
-    if isinstance(index, bool) or not isinstance(index, int) or not -30 <= index <= 30:
-        raise CountingError(f"{where}: the index must be a whole true count: {entry['index']!r}")
+    if isinstance(index, bool) or not isinstance(index, int | float) or not -30 <= index <= 30:
+        raise CountingError(f"{where}: the index must be a true count from -30 to 30: {index!r}")
+    # A true count is whole: "at 2.3 or more" is "at 3 or more".
+    index = math.ceil(index)
     if row == INSURANCE_ROW:
         if (up, play, otherwise) != ("A", Action.INSURE, Action.NO_INSURANCE):
             raise CountingError(

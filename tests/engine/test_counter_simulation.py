@@ -22,7 +22,7 @@ from engine.counting import (
     TrueCountMethod,
     true_count,
 )
-from engine.counting.index_table import FAB_4, I18, INDEX_TABLES
+from engine.counting.index_table import FAB_4, I18, INDEX_TABLES, IndexPlay, parse_index_table
 from engine.counting.risk import BetRamp, score, simple_risk_of_ruin
 from engine.counting.simulation import (
     CounterSettings,
@@ -282,3 +282,60 @@ def test_every_new_shoe_starts_the_count_again() -> None:
     result = simulate_counter(AMERICAN, CounterSettings(system=KO), 3000, seed=8, processes=1)
     assert result.by_count[-20][0] >= 3000 // 60
     assert max(result.by_count) < 40  # a shoe's count reaches +20 at times, not +200
+
+
+def test_index_tables_are_read_from_the_indices_commands_json_and_checked() -> None:
+    entry = {"row": "hard 16", "up": "T", "play": "stand", "otherwise": "hit", "index": 0}
+    assert parse_index_table({"indices": [entry]}) == (
+        IndexPlay("hard 16", "10", Action.STAND, Action.HIT, 0),
+    )
+    assert parse_index_table([{**entry, "index": 2.3}])[0].index == 3
+    assert parse_index_table([{**entry, "index": -1.5}])[0].index == -1
+    insurance = {"row": "insurance", "up": "A", "play": "insure", "otherwise": "no insurance"}
+    assert parse_index_table([{**insurance, "index": 3}])[0].otherwise is Action.NO_INSURANCE
+    assert [IndexPlay(**e.to_json()) for e in I18] == list(I18)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("hard 16", "^index plays must be a list of entries"),
+        ([3], "^index play 1: not an object"),
+        ([{"row": "hard 16"}], "^index play 1: missing up, play, otherwise, index$"),
+        (
+            [{"row": "hard 16", "up": "1O", "play": "stand", "otherwise": "hit", "index": 0}],
+            "^index play 1: no such up card '1O'",
+        ),
+        (
+            [{"row": "hard 16", "up": "10", "play": "stand", "otherwise": "hit", "index": "0"}],
+            "^index play 1: the index must be a true count",
+        ),
+        (
+            [{"row": "hard 16", "up": "10", "play": "stand", "otherwise": "hit", "index": 99}],
+            "^index play 1: the index must be a true count from -30 to 30: 99",
+        ),
+        (
+            [{"row": "hard 16", "up": "10", "play": "split", "otherwise": "hit", "index": 0}],
+            "^index play 1: only a pair can split",
+        ),
+        (
+            [{"row": "hard 16", "up": "10", "play": "hit", "otherwise": "hit", "index": 0}],
+            "^index play 1: play and otherwise are two of",
+        ),
+        (
+            [
+                {
+                    "row": "insurance",
+                    "up": "10",
+                    "play": "insure",
+                    "otherwise": "no_insurance",
+                    "index": 3,
+                }
+            ],
+            "^index play 1: insurance is against an ace",
+        ),
+    ],
+)
+def test_a_bad_index_table_is_refused_naming_the_entry(data: object, message: str) -> None:
+    with pytest.raises(CountingError, match=message):
+        parse_index_table(data)
