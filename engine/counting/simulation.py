@@ -125,6 +125,8 @@ class _Tally:
     played: int = 0
     sums: tuple[int | Fraction, ...] = (0, 0, 0, 0)  # of net, net², net³, net⁴ in chips
     wagered: int = 0
+    #: Over shoes, each shoe's net X and rounds played N: shoes, ΣX², ΣXN, ΣN².
+    shoes: tuple[int | Fraction, ...] = (0, 0, 0, 0)
     #: By count at the bet: [rounds, net chips, chips bet].
     by_count: Mapping[int, tuple[int, int | Fraction, int]] = field(default_factory=dict)
 
@@ -138,6 +140,7 @@ class _Tally:
             played=self.played + other.played,
             sums=tuple(a + b for a, b in zip(self.sums, other.sums, strict=True)),
             wagered=self.wagered + other.wagered,
+            shoes=tuple(a + b for a, b in zip(self.shoes, other.shoes, strict=True)),
             by_count=by_count,
         )
 
@@ -146,8 +149,9 @@ class _Tally:
 class CounterResult:
     """A counter's figures per round played, in units, with their standard errors.
 
-    Standard errors treat rounds as independent (the delta method on the sample's
-    moments); rounds of one shoe share its count, so they are a little optimistic.
+    The win's standard error is measured shoe by shoe (rounds of one shoe share its count
+    and so its bets: the shoes, not the rounds, are independent); the others come from
+    the sample's moments by the delta method, with the win's part widened by as much.
     """
 
     rules: str
@@ -251,8 +255,16 @@ def _figures(
     w, v = float(mean), float(var)
     if v <= 0:
         raise CountingError("too few rounds to measure a spread: play more")
-    # Delta method: the covariance of (mean, variance) estimates, per round.
-    cov = ((v, float(m3)), (float(m3), float(m4) - v * v))
+    # Delta method: the covariance of (mean, variance) estimates, per round; the mean's
+    # variance as the shoes measure it.
+    shoes, xx, xn, nn = tally.shoes
+    mean_variance = _clustered_variance(
+        int(shoes), Fraction(xx) / unit**2, Fraction(xn) / unit, int(nn), s1, n
+    )
+    cov = (
+        (v if mean_variance is None else mean_variance * n, float(m3)),
+        (float(m3), float(m4) - v * v),
+    )
 
     def stderr(dw: float, dv: float) -> float:
         spread = dw * dw * cov[0][0] + 2 * dw * dv * cov[0][1] + dv * dv * cov[1][1]
@@ -294,6 +306,24 @@ def _figures(
         seconds=seconds,
         rounds_per_second=tally.dealt / seconds if seconds > 0 else math.inf,
     )
+
+
+def _clustered_variance(
+    shoes: int, xx: Fraction, xn: Fraction, nn: int, total: Fraction, n: int
+) -> float | None:
+    """The variance of the mean result per round, from the shoes' totals: the shoes are
+    independent, the rounds within one are not. ``xx``, ``xn``, ``nn``: the sums over shoes
+    of X², X·N and N² (X a shoe's result, N its rounds played); None below two shoes.
+
+    >>> # Shoes (X, N): (2, 2), (-1, 1), (5, 3). Mean 1; residuals X - N: 0, -2, 2.
+    >>> _clustered_variance(3, Fraction(30), Fraction(18), 14, Fraction(6), 6)
+    0.3333333333333333
+    """
+    if shoes < 2:
+        return None
+    mean = total / n
+    residuals = xx - 2 * mean * xn + mean * mean * nn
+    return float(residuals / (n * n) * Fraction(shoes, shoes - 1))
 
 
 def _unit(rules: Rules) -> int:
@@ -410,11 +440,20 @@ def _play_chunk(job: tuple[Rules, CounterSettings, int, int, int]) -> _Tally:
     s3: int | Fraction = 0
     s4: int | Fraction = 0
     by_count: dict[int, tuple[int, int | Fraction, int]] = {}
+    shoes = nn = 0
+    xx: int | Fraction = 0
+    xn: int | Fraction = 0
+    shoe_net: int | Fraction = 0
+    shoe_played = 0
     rnd: Round | None = None
     for _ in range(rounds):
         burned = shoe.prepare_round(rules)
         if burned is not None:  # a new shoe: the count starts again; the burn card is shown
             counter.running = counter.initial + (tags[burned[0]] if burned else 0)
+            if shoe_played:
+                shoes, nn = shoes + 1, nn + shoe_played * shoe_played
+                xx, xn = xx + shoe_net * shoe_net, xn + shoe_net * shoe_played
+                shoe_net, shoe_played = 0, 0
         count = counter.count(counter.running, shoe.remaining)
         if backcounting:
             joined = count >= (settings.leave if playing else settings.enter)  # type: ignore[operator]
@@ -448,13 +487,19 @@ def _play_chunk(job: tuple[Rules, CounterSettings, int, int, int]) -> _Tally:
             s2 += square
             s3 += square * net
             s4 += square * square
+            shoe_net += net
+            shoe_played += 1
             had = by_count.get(count, (0, 0, 0))
             by_count[count] = (had[0] + 1, had[1] + net, had[2] + bet)
         rnd.next_round()
+    if shoe_played:  # the shoe the chunk ends in
+        shoes, nn = shoes + 1, nn + shoe_played * shoe_played
+        xx, xn = xx + shoe_net * shoe_net, xn + shoe_net * shoe_played
     return _Tally(
         dealt=rounds,
         played=played,
         sums=(s1, s2, s3, s4),
         wagered=wagered,
+        shoes=(shoes, xx, xn, nn),
         by_count=by_count,
     )
