@@ -34,6 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.bots import BOTS, Bot, Tier, hard_bot
+from engine.chart_vocabulary import RowKind, RowLabel
 from engine.counting.index_table import INDEX_TABLES, INSURANCE_ROW, IndexPlay
 from engine.counting.risk import (
     BetRamp,
@@ -65,6 +66,8 @@ CHUNK_ROUNDS = 20_000
 FLAT = BetRamp(bets={}, below=1)
 
 COUNTER = "counter"
+PAIR, SOFT, HARD = RowKind.PAIR, RowKind.SOFT, RowKind.HARD
+NO_INSURANCE = Action.NO_INSURANCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,13 +355,17 @@ class _Counter:
         )
         self.running = self.initial
         self.shoe = shoe
-        self.cells: dict[tuple[str, str], list[IndexPlay]] = {}
+        #: The entries by (kind, points, up points) as a view gives them: kind "pair",
+        #: "soft" or "hard"; a pair's card points (aces 1) or the total; an ace up is 11.
+        self.cells: dict[tuple[str, int, int], list[IndexPlay]] = {}
         self.insurance: IndexPlay | None = None
         for entry in settings.indices:
             if entry.row == INSURANCE_ROW:
                 self.insurance = self.insurance or entry
             else:
-                self.cells.setdefault((entry.row, entry.up), []).append(entry)
+                label = RowLabel.of(entry.row)
+                up = 11 if entry.up == "A" else int(entry.up)
+                self.cells.setdefault((label.kind, label.points, up), []).append(entry)
 
     def count(self, running: int, unseen: int) -> int:
         """The count the counter bets and plays by: the true count, or for an unbalanced
@@ -370,33 +377,26 @@ class _Counter:
 
     def decide(self, view: PlayerView, base: Action, start: int, seats: int) -> Action:
         """The index play where the table has one for this hand and count, else ``base``."""
-        if not self.cells and self.insurance is None:
-            return base
-        shoe = self.shoe
-        seen = self.running + sum(self.tags[code] for code in shoe.cards[start : shoe.position])
-        hole = start + 2 * seats + 1
-        unseen = shoe.remaining
-        if hole < shoe.position:  # the hole card is out but face down
-            seen -= self.tags[shoe.cards[hole]]
-            unseen += 1
-        count = self.count(seen, min(unseen, len(self.decks) - 1))
         legal = view.legal
         if view.hand_index is None:
             entry = self.insurance
             if entry is None or Action.INSURE not in legal:
                 return base
-            return Action.INSURE if count >= entry.index else Action.NO_INSURANCE
-        up = "A" if view.up_points == 11 else str(view.up_points)
-        rows = []
-        if view.pair_points:
-            rows.append(f"pair {'A' if view.pair_points == 1 else view.pair_points}")
-        if not rows or base is not Action.SPLIT:
-            rows.append(f"{'soft' if view.soft else 'hard'} {view.total}")
-        entries = [entry for row in rows for entry in self.cells.get((row, up), ())]
+            return Action.INSURE if self._count(start, seats) >= entry.index else NO_INSURANCE
+        cells, up = self.cells, view.up_points
+        entries: list[IndexPlay] = []
+        pair = view.pair_points
+        if pair:
+            entries += cells.get((PAIR, pair, up), ())
+        if not pair or base is not Action.SPLIT:
+            entries += cells.get((SOFT if view.soft else HARD, view.total, up), ())
+        if not entries:
+            return base
         if base is Action.SURRENDER and not any(
             Action.SURRENDER in (entry.play, entry.otherwise) for entry in entries
         ):
             return base  # the table was made without surrender: basic strategy's stands
+        count = self._count(start, seats)
         below: Action | None = None
         for entry in entries:
             if entry.play in legal:
@@ -405,6 +405,18 @@ class _Counter:
                 if below is None and entry.otherwise in legal:
                     below = entry.otherwise
         return below or base
+
+    def _count(self, start: int, seats: int) -> int:
+        """The count of the cards seen so far in a round that began at ``start`` with
+        ``seats`` seats dealt, over the cards unseen (the face-down hole card with them)."""
+        shoe = self.shoe
+        seen = self.running + sum(map(self.tags.__getitem__, shoe.cards[start : shoe.position]))
+        hole = start + 2 * seats + 1
+        unseen = shoe.remaining
+        if hole < shoe.position:  # the hole card is out but face down
+            seen -= self.tags[shoe.cards[hole]]
+            unseen += 1
+        return self.count(seen, min(unseen, len(self.decks) - 1))
 
 
 def _convert(numerator: int, denominator: int, conversion: Conversion) -> int:
@@ -477,7 +489,7 @@ def _play_chunk(job: tuple[Rules, CounterSettings, int, int, int]) -> _Tally:
             if view.owner == COUNTER:
                 action = counter.decide(view, action, start, dealt)
             rnd.apply(action)
-        counter.running += sum(tags[code] for code in shoe.cards[start : shoe.position])
+        counter.running += sum(map(tags.__getitem__, shoe.cards[start : shoe.position]))
         if playing:
             net = rnd.net(COUNTER)
             played += 1
