@@ -457,6 +457,7 @@ def _play_chunk(job: tuple[Rules, CounterSettings, int, int, int]) -> _Tally:
     xn: int | Fraction = 0
     shoe_net: int | Fraction = 0
     shoe_played = 0
+    bets: dict[int, int] = {}  # the ramp's bet in chips by count, looked up once
     rnd: Round | None = None
     for _ in range(rounds):
         burned = shoe.prepare_round(rules)
@@ -471,7 +472,7 @@ def _play_chunk(job: tuple[Rules, CounterSettings, int, int, int]) -> _Tally:
             joined = count >= (settings.leave if playing else settings.enter)  # type: ignore[operator]
             if joined != playing:  # a seat taken or left: a new round's table
                 rnd, playing = None, joined
-        bet = ramp.bet(count) * unit
+        bet = bets.get(count) or bets.setdefault(count, ramp.bet(count) * unit)
         if rnd is None:
             rnd = Round(rules, shoe, keep_history=False)
             for seat in range(1, others + 1):
