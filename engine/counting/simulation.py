@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.bots import BOTS, Bot, Tier, hard_bot
-from engine.chart_vocabulary import RowKind, RowLabel
+from engine.bots import BOTS, Bot, Tier, chart_bot
+from engine.chart_vocabulary import Chart, RowKind, RowLabel
 from engine.counting.index_table import INDEX_TABLES, INSURANCE_ROW, IndexPlay
 from engine.counting.risk import (
     BetRamp,
@@ -53,6 +53,7 @@ from engine.counting.true_count import (
 from engine.round import Phase, Round
 from engine.rules import Rules
 from engine.shoe import Shoe
+from engine.strategy import strategy_for
 from engine.values import Action
 from engine.view import PlayerView
 
@@ -224,8 +225,11 @@ def simulate_counter(
         raise CountingError("processes and rounds per chunk must be at least 1")
     if seed is None:
         seed = secrets.randbits(63)  # reported, so the run can be repeated
+    # The exact chart is worked out (or read) here, once, not by each process, which might
+    # not see the store the host keeps analyses in.
+    chart = _plain(strategy_for(rules).chart) if settings.tier == Tier.HARD else None
     chunks = [
-        (rules, settings, seed, number, min(chunk_rounds, rounds - start))
+        (rules, settings, chart, seed, number, min(chunk_rounds, rounds - start))
         for number, start in enumerate(range(0, rounds, chunk_rounds))
     ]
     workers = min(workers, len(chunks))
@@ -429,16 +433,19 @@ def _convert(numerator: int, denominator: int, conversion: Conversion) -> int:
     return whole if numerator >= 0 else -whole
 
 
-def _base_bot(rules: Rules, tier: str) -> Bot:
-    return hard_bot(rules) if tier == Tier.HARD else BOTS[Tier(tier)]
+def _plain(chart: Chart) -> dict[str, dict[str, str]]:
+    """A chart as plain dictionaries, to send to another process."""
+    return {row: dict(cells) for row, cells in chart.items()}
 
 
-def _play_chunk(job: tuple[Rules, CounterSettings, int, int, int]) -> _Tally:
+def _play_chunk(
+    job: tuple[Rules, CounterSettings, dict[str, dict[str, str]] | None, int, int, int],
+) -> _Tally:
     """Play one chunk of rounds from a fresh shoe seeded by (seed, chunk number)."""
-    rules, settings, seed, number, rounds = job
+    rules, settings, chart, seed, number, rounds = job
     shoe = Shoe.for_rules(rules, random.Random(f"{seed}:{number}"))
     counter = _Counter(rules, settings, shoe)
-    bot = _base_bot(rules, settings.tier)
+    bot: Bot = chart_bot(chart) if chart is not None else BOTS[Tier(settings.tier)]
     unit = _unit(rules)
     ramp, tags = settings.ramp, counter.tags
     others = settings.others
