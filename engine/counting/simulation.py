@@ -109,7 +109,8 @@ class CounterSettings:
             if self.others == 0:
                 raise CountingError("back-counting needs other players at the table to watch")
         book = set(INDEX_TABLES["i18+fab4"])
-        if self.indices and set(self.indices) <= book and self.system.tags != HI_LO.tags:
+        tags = (self.system.tags, self.system.red_tags)
+        if self.indices and set(self.indices) <= book and tags != (HI_LO.tags, HI_LO.red_tags):
             raise CountingError(
                 f"the I18 and Fab 4 are Hi-Lo's indices, not {self.system.name}'s: give a "
                 "table computed for it"

@@ -250,6 +250,10 @@ def test_halves_are_counted_exactly() -> None:
             CounterSettings(system=SYSTEMS["zen"], indices=I18),
             "^the I18 and Fab 4 are Hi-Lo's indices, not Zen's",
         ),
+        (
+            CounterSettings(system=SYSTEMS["red-7"], indices=FAB_4),
+            "^the I18 and Fab 4 are Hi-Lo's indices, not Red 7's",
+        ),
     ],
 )
 def test_settings_that_cannot_be_played_are_refused(
