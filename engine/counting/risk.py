@@ -96,9 +96,10 @@ def risk_of_ruin_with_goal(win: float, variance: float, bank: float, goal: float
 
 
 def n0(win: float, variance: float) -> float:
-    """Hands to play before the expected win equals one standard deviation: ``σ²/W²``."""
+    """Hands to play before the expected win equals one standard deviation: ``σ²/W²``;
+    never, for a game without an edge."""
     _check(win, variance)
-    return math.inf if win == 0 else variance / (win * win)
+    return math.inf if win <= 0 else variance / (win * win)
 
 
 def desirability_index(win: float, variance: float) -> float:

@@ -301,7 +301,7 @@ def _figures(
         average_bet=tally.wagered / unit / n,
         edge=float(Fraction(tally.sums[0]) / tally.wagered),
         n0=n0(w, v),
-        n0_stderr=stderr(-2 * v / w**3, 1 / w**2) if w else math.inf,
+        n0_stderr=stderr(-2 * v / w**3, 1 / w**2) if w > 0 else math.inf,
         score=score(w, v),
         score_stderr=stderr(2e6 * w / v, -1e6 * w * w / v**2) if w > 0 else 0.0,
         desirability_index=desirability_index(w, v),

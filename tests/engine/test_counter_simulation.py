@@ -23,7 +23,7 @@ from engine.counting import (
     true_count,
 )
 from engine.counting.index_table import FAB_4, I18, INDEX_TABLES, IndexPlay, parse_index_table
-from engine.counting.risk import BetRamp, score, simple_risk_of_ruin
+from engine.counting.risk import BetRamp, n0, score, simple_risk_of_ruin
 from engine.counting.simulation import (
     CounterSettings,
     _convert,
@@ -198,7 +198,7 @@ def test_the_measures_are_those_of_the_win_and_spread_measured() -> None:
     w, v = result.win_per_round, result.sd_per_round**2
     assert result.win_per_100 == pytest.approx(100 * w)
     assert result.sd_per_100 == pytest.approx(10 * result.sd_per_round)
-    assert result.n0 == pytest.approx(v / w**2)
+    assert result.n0 == pytest.approx(n0(w, v))  # infinite if this run lost
     assert result.score == pytest.approx(score(w, v))
     assert result.risk_of_ruin == pytest.approx(simple_risk_of_ruin(w, v, 400))
     # Measured shoe by shoe; a round's result hardly depends on the shoe's other rounds,

@@ -86,7 +86,7 @@ def test_n0_di_and_score_by_hand() -> None:
     assert desirability_index(0.02, 1.44) == pytest.approx(50 / 3)
     assert score(0.02, 1.44) == pytest.approx(2500 / 9)
     assert desirability_index(-0.02, 1.44) == pytest.approx(-50 / 3)
-    assert (score(-0.02, 1.44), n0(0.0, 1.44)) == (0.0, math.inf)
+    assert (score(-0.02, 1.44), n0(0.0, 1.44), n0(-0.02, 1.44)) == (0.0, math.inf, math.inf)
 
 
 @given(win=st.floats(0.0005, 0.1), variance=st.floats(0.5, 20.0))
