@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine.cards import CARDS
+from engine.counting.cli import add_counter_options, run_counter, wants_counter
 from engine.errors import EngineError, IllegalActionError
 from engine.hand import hand_value
 from engine.round import Phase, Round
@@ -29,7 +30,7 @@ _KEYS = {"h": Action.HIT, "s": Action.STAND, "d": Action.DOUBLE, "p": Action.SPL
 #: What each command and option is for, as ``--help`` says it.
 HELP = {
     "play": "play rounds against the dealer in the terminal",
-    "simulate": "play many rounds with a bot; print JSON",
+    "simulate": "play many rounds with a bot, or a card counter; print JSON",
     "chart": "the exact basic-strategy chart of the rules",
     "ev": "each action's EV for one two-card hand (a natural: its value); JSON",
     "edge": "expected return of the chart and of optimal play; print JSON",
@@ -38,6 +39,7 @@ HELP = {
     "--no-cache": "compute afresh (for benchmarks)",
     "--hand": "two ranks, e.g. 10,6 or A,7",
     "--up": "the dealer's up card rank, e.g. 10 or A",
+    "--tier": "the bot (required without a counter; a counter's base strategy, default hard)",
 }
 
 
@@ -63,8 +65,9 @@ def _parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help=HELP["simulate"])
     with_rules(sim)
-    sim.add_argument("--tier", required=True, choices=("easy", "normal", "hard"))
+    sim.add_argument("--tier", choices=("easy", "normal", "hard"), help=HELP["--tier"])
     sim.add_argument("--rounds", required=True, type=_positive)
+    add_counter_options(sim)
 
     def analysed(name: str) -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=HELP[name])
@@ -110,7 +113,10 @@ def main(
     """Run one command; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
-    rules = _rules(parser, args.rules, args.set)
+    penetration = getattr(args, "penetration", None)  # the counter's shorthand for --set
+    rules = _rules(
+        parser, args.rules, [*args.set, *([f"penetration={penetration}"] * bool(penetration))]
+    )
     try:
         return _run(rules, args, stdin, stdout)
     except EngineError as error:  # rules the command cannot handle: a message, no traceback
@@ -119,6 +125,11 @@ def main(
 
 def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if args.command == "simulate":
+        if wants_counter(args):
+            print(json.dumps(run_counter(rules, args)), file=stdout)
+            return 0
+        if args.tier is None:
+            raise EngineError("the following arguments are required: --tier (or --system)")
         result = simulate(rules, args.tier, args.rounds, seed=args.seed)
         print(json.dumps(result.to_json()), file=stdout)
         return 0
