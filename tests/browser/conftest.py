@@ -5,12 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
+
+if TYPE_CHECKING:
+    from tests.browser.live_helpers import Clock
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+#: The password of every account the browser tests make with `accounts`.
+PASSWORD = "a long enough password 1"
 # These machines are shared: give a busy server more than the default 5 s to answer.
 expect.set_options(timeout=10_000)
 
@@ -91,14 +100,56 @@ def sit_down(
     page.wait_for_load_state()  # the keyboard script is deferred
 
 
-def logged_in(browser: Browser, url: str, name: str, password: str, size: str = "desktop") -> Page:
-    """A page of a browser context of its own, logged in through the log-in form at ``url``
-    (the site's root) as the account ``name``, at a size of `SIZES`."""
-    width, height = SIZES[size]
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+def fits_the_width(page: Page) -> bool:
+    """Whether the page fits the window's width, with nothing to scroll sideways to."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def accounts(*names: str) -> list[AbstractBaseUser]:
+    """An account for each of ``names``, each with the password `PASSWORD`."""
+    users = get_user_model().objects
+    return [users.create_user(name, password=PASSWORD) for name in names]
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """`timezone.now`, as the live views read it (the live server runs in the test's
+    process): standing still, so that no deadline passes, until the test moves it."""
+    from tests.browser.live_helpers import Clock  # which imports this module
+
+    now = Clock()
+    monkeypatch.setattr(timezone, "now", now)
+    return now
+
+
+def log_in(page: Page, url: str, name: str, password: str = PASSWORD) -> None:
+    """Log ``page`` in through the log-in form at ``url`` (the site's root) as ``name``."""
     page.goto(f"{url}/accounts/login/")
     page.get_by_label("Username").fill(name)
     page.get_by_label("Password").fill(password)
     page.locator("main").get_by_role("button", name="Log in").click()
     expect(page.locator(".account-menu__name")).to_have_text(name)
+
+
+def logged_in(
+    browser: Browser, url: str, name: str, password: str = PASSWORD, size: str = "desktop"
+) -> Page:
+    """A page of a browser context of its own, logged in through the log-in form at ``url``
+    (the site's root) as the account ``name``, at a size of `SIZES`."""
+    width, height = SIZES[size]
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    log_in(page, url, name, password)
     return page
+
+
+def drill_settings(page: Page, url: str) -> None:
+    """The drill page at ``url`` (the site's root), its settings opened."""
+    page.goto(f"{url}/drill/")
+    page.get_by_text("Settings").click()
+
+
+def save_and_deal(page: Page) -> None:
+    """Save the drill's settings and deal, and wait for the new page's load (its keyboard
+    script is deferred)."""
+    page.get_by_role("button", name="Save and deal").click()
+    page.wait_for_load_state()

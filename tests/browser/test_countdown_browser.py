@@ -7,17 +7,13 @@ answers the same; the page's script counts the seconds down from there.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-from django.contrib.auth import get_user_model
-from django.utils import timezone
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from engine.live_table import LiveTable
-from tests.browser.test_live_autoplay_browser import PASSWORD, Clock, log_in
-from trainer.live.services import LiveOp, LiveOrder, live_request, open_table
+from tests.browser.conftest import accounts, log_in
+from tests.browser.live_helpers import Clock, live_table
+from trainer.live.services import LiveOp, LiveOrder, live_request
 from trainer.shared.owners import Owner
 
 
@@ -31,21 +27,14 @@ from trainer.shared.owners import Owner
     ],
 )
 def test_the_countdown_says_each_number_in_its_plural_form(
-    page: Page,
-    live_server: LiveServer,
-    monkeypatch: pytest.MonkeyPatch,
-    language: str,
-    counted: list[str],
+    page: Page, live_server: LiveServer, clock: Clock, language: str, counted: list[str]
 ) -> None:
-    clock = Clock()
-    monkeypatch.setattr(timezone, "now", clock)
-    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
-    row = open_table(user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=clock())
+    [ann] = accounts("ann")
+    row = live_table(ann)
     first_bet = LiveOrder(LiveOp.BET, row.version, seat=3, amount=10)  # starts the countdown
     live_request(owner=Owner.account(ann.pk), table_id=row.pk, order=first_bet, now=clock())
-    row.refresh_from_db()
-    clock.at = datetime.fromtimestamp(LiveTable.from_json(row.state).deadline - 3, tz=UTC)
-    log_in(page, live_server, "ann")
+    clock.to_deadline(row, -3)
+    log_in(page, live_server.url, "ann")
     page.context.add_cookies(
         [{"name": "django_language", "value": language, "url": live_server.url}]
     )

@@ -9,6 +9,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from engine.drills import Situation
 from engine.rules import EUROPEAN
+from tests.browser.conftest import drill_settings, save_and_deal
 from trainer.models import Drill
 
 
@@ -49,8 +50,7 @@ def test_a_new_visitor_answers_five_drills_by_keyboard(
 def test_a_player_drills_pairs_at_the_deluxe_table(
     page: Page, live_server: LiveServer, screen
 ) -> None:
-    page.goto(f"{live_server.url}/drill/")
-    page.get_by_text("Settings").click()
+    drill_settings(page, live_server.url)
     page.get_by_label("Rules:", exact=True).select_option("deluxe")
     page.get_by_label("Hands").select_option("pair")
     screen.shot("drill-settings")
@@ -68,11 +68,9 @@ def test_a_player_drills_pairs_at_the_deluxe_table(
 def test_a_weak_spots_session_brings_back_a_missed_cell(
     page: Page, live_server: LiveServer
 ) -> None:
-    page.goto(f"{live_server.url}/drill/")
-    page.get_by_text("Settings").click()
+    drill_settings(page, live_server.url)
     page.get_by_label("Hands").select_option("weak")
-    page.get_by_role("button", name="Save and deal").click()
-    page.wait_for_load_state()
+    save_and_deal(page)
 
     missed = Drill.objects.get(answered_at=None)
     situation = Situation.parse(EUROPEAN, missed.cards, missed.up)
@@ -94,8 +92,7 @@ def test_a_weak_spots_session_brings_back_a_missed_cell(
 def test_a_player_reads_the_rules_they_may_change_and_is_told_what_is_wrong(
     page: Page, live_server: LiveServer, screen
 ) -> None:
-    page.goto(f"{live_server.url}/drill/")
-    page.get_by_text("Settings").click()
+    drill_settings(page, live_server.url)
     page.get_by_text("Rules you can change").click()
     expect(page.locator(".rule-fields")).to_contain_text("a whole number from 1 to 8")
     screen.shot("drill-settings-rules")
@@ -119,11 +116,9 @@ def test_with_auto_advance_the_next_hand_is_dealt_by_itself(
     page.on(
         "console", lambda message: errors.append(message.text) if message.type == "error" else None
     )
-    page.goto(f"{live_server.url}/drill/")
-    page.get_by_text("Settings").click()
+    drill_settings(page, live_server.url)
     page.get_by_label("Deal the next hand by itself").check()
-    page.get_by_role("button", name="Save and deal").click()
-    page.wait_for_load_state()  # the keyboard script is deferred
+    save_and_deal(page)
 
     for answered in range(1, 4):
         expect(page.get_by_text("What is your play?")).to_be_visible()

@@ -11,6 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from engine.drills import Situation
 from engine.rules import EUROPEAN
+from tests.browser.conftest import drill_settings, save_and_deal
 from trainer.models import Drill
 
 KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
@@ -61,12 +62,10 @@ def test_a_cell_picked_from_the_chart_is_drilled_and_explained(
 def test_a_timed_hand_answered_too_late_is_a_miss(
     page: Page, live_server: LiveServer, screen
 ) -> None:
-    page.goto(f"{live_server.url}/drill/")
-    page.get_by_text("Settings").click()
+    drill_settings(page, live_server.url)
     page.get_by_label("Time to answer each hand").select_option("3")
     no_sideways_scroll(page)  # the settings' longer choices fit a phone
-    page.get_by_role("button", name="Save and deal").click()
-    page.wait_for_load_state()
+    save_and_deal(page)
 
     expect(page.get_by_test_id("timer")).to_contain_text("Answer within 3 seconds.")
     expect(page.get_by_role("timer")).to_contain_text("Seconds left:")

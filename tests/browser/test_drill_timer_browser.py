@@ -8,6 +8,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.browser.conftest import drill_settings, save_and_deal
+
 #: Every text the page's live region (#announcement) takes, in order.
 WATCH = """() => {
   window.said = [];
@@ -22,11 +24,9 @@ WATCH = """() => {
 def test_a_timed_hand_counts_down_in_words_and_speaks_three_times(
     page: Page, live_server: LiveServer, screen
 ) -> None:
-    page.goto(f"{live_server.url}/drill/")
-    page.get_by_text("Settings").click()
+    drill_settings(page, live_server.url)
     page.get_by_label("Time to answer each hand").select_option("10")
-    page.get_by_role("button", name="Save and deal").click()
-    page.wait_for_load_state()
+    save_and_deal(page)
     left = page.get_by_role("timer")
     expect(left).to_contain_text("Seconds left: 10")
     page.evaluate(WATCH)

@@ -12,20 +12,13 @@ auto-play hits (the 10♠: 20) and stands, the dealer's 16 busts on the 10♥: +
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 from pytest_django.live_server_helper import LiveServer
 
-from engine.live_table import LiveTable
-from engine.shoe import Shoe
 from tests.browser.conftest import Screen
-from tests.browser.test_live_autoplay_browser import PASSWORD, Clock, log_in
-from trainer.live.services import open_table
-from trainer.models import SharedTable
+from tests.browser.live_helpers import Clock, alone_at_a_table, bet, play
 
 SHOE = "10s 9h 8d 7c 10h " + "6s 9h 4d 7c 10s 10h " + "2c 3d 4h 5s " * 20
 # A signed number is isolated left to right (trainer/shared/bidi.py): invisible marks.
@@ -37,38 +30,19 @@ COUNT_MISSING_TARGETS = """() => {
 }"""
 
 
-def past_deadline(row: SharedTable, clock: Clock) -> None:
-    """Move the clock a second past the table's current deadline."""
-    row.refresh_from_db()
-    clock.at = datetime.fromtimestamp(LiveTable.from_json(row.state).deadline + 1, tz=UTC)
-
-
-def bet_ten(page: Page) -> None:
-    page.get_by_role("group", name="Your bet on seat 3").get_by_role(
-        "button", name="10", exact=True
-    ).click()
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_live_round_is_heard_turn_result_and_auto_play(
-    screen: Screen, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+    screen: Screen, live_server: LiveServer, clock: Clock
 ) -> None:
-    clock = Clock()
-    monkeypatch.setattr(timezone, "now", clock)
-    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
-    row = open_table(
-        user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=clock(), shoe=Shoe.stacked(SHOE)
-    )
     page = screen.page
-    log_in(page, live_server, "ann")
-    page.goto(f"{live_server.url}/tables/{row.pk}/")
+    row = alone_at_a_table(page, live_server.url, SHOE)
     page.evaluate(COUNT_MISSING_TARGETS)
     said = page.locator("#announcement")
     expect(said).to_have_text("")  # the page as loaded is read, not announced
 
     # Her turn: her cards, their total and the up card, and the focus on her first play.
-    bet_ten(page)
+    bet(page, 3, 10)
     for words in ("your play", "Ten of spades", "Eight of diamonds", "18", "Nine of hearts"):
         expect(said).to_contain_text(words)
     first_play = page.get_by_test_id("decision").get_by_role("button").first
@@ -76,17 +50,17 @@ def test_a_live_round_is_heard_turn_result_and_auto_play(
     screen.shot("live-heard-turn")
 
     # Her result, once the story has shown it.
-    page.get_by_test_id("decision").get_by_role("button", name="Stand").click()
+    play(page, "Stand")
     expect(said).to_have_text(PLUS_TEN)
     expect(page.get_by_test_id("balance")).to_contain_text("510")
 
     # The next betting window, then a turn she lets run out.
-    past_deadline(row, clock)
+    clock.to_deadline(row, 1)
     expect(said).to_have_text("Place your bets")
-    bet_ten(page)
+    bet(page, 3, 10)
     for words in ("Six of spades", "Four of diamonds", "10", "Nine of hearts"):
         expect(said).to_contain_text(words)
-    past_deadline(row, clock)
+    clock.to_deadline(row, 1)
     expect(said).to_contain_text("Time ran out: played automatically.")
     expect(said).to_contain_text(PLUS_TEN)
     expect(page.get_by_test_id("balance")).to_contain_text("520")

@@ -13,71 +13,32 @@ her hand (`LiveTable.advance`, tests/engine/test_live_table.py): a hit at 11 or 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
-from django.contrib.auth import get_user_model
-from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
-from engine.live_table import LiveTable
-from engine.shoe import Shoe
 from tests.browser.conftest import Screen
-from trainer.live.services import open_table
+from tests.browser.live_helpers import Clock, alone_at_a_table, ann_and_bob, bet, on_version, play
 
 SHOE = "6s 9h 4d 7c 10s 10h " + "2c 3d 4h 5s " * 20
-PASSWORD = "a long enough password 1"
-
-
-def log_in(page: Page, live_server: LiveServer, name: str) -> None:
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-    expect(page.locator(".account-menu__name")).to_have_text(name)
-
-
-class Clock:
-    """`timezone.now`, moved forward by hand."""
-
-    def __init__(self) -> None:
-        self.at = datetime.now(tz=UTC)
-
-    def __call__(self) -> datetime:
-        return self.at
-
-    def advance(self, seconds: float) -> None:
-        self.at += timedelta(seconds=seconds)
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_auto_play_finishes_a_silent_players_hand_after_the_deadline(
-    screen: Screen, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+    screen: Screen, live_server: LiveServer, clock: Clock
 ) -> None:
-    clock = Clock()
-    monkeypatch.setattr(timezone, "now", clock)
-    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
-    row = open_table(
-        user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=clock(), shoe=Shoe.stacked(SHOE)
-    )
     page = screen.page
-    log_in(page, live_server, "ann")
-    page.goto(f"{live_server.url}/tables/{row.pk}/")
+    row = alone_at_a_table(page, live_server.url, SHOE)
 
-    page.get_by_role("group", name="Your bet on seat 3").get_by_role(
-        "button", name="10", exact=True
-    ).click()
+    bet(page, 3, 10)
     expect(page.get_by_test_id("decision")).to_be_visible()
     expect(page.get_by_test_id("seat-3")).to_contain_text("10 · bet 10")
     expect(page.get_by_test_id("balance")).to_contain_text("490")
     screen.shot("live-autoplay-waiting")
 
     # Ann does nothing. Just before the deadline the hand still waits for her...
-    row.refresh_from_db()
-    decision_deadline = LiveTable.from_json(row.state).deadline
-    clock.at = datetime.fromtimestamp(decision_deadline - 1, tz=UTC)
+    clock.to_deadline(row, -1)
     page.wait_for_timeout(2_500)  # two polls or more
     expect(page.get_by_test_id("stage")).to_have_attribute("data-stage", "playing")
     expect(page.get_by_test_id("decision")).to_be_visible()
@@ -103,33 +64,16 @@ TWO_SEATS = "10s 10h 9h 8d 9d 7c 2c " + "3d 4h 5s 6c " * 20
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("clock")  # standing still: no deadline passes
 def test_a_play_chosen_before_the_turn_is_carried_out_when_it_comes(
-    screen: Screen, browser: Browser, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+    screen: Screen, browser: Browser, live_server: LiveServer
 ) -> None:
-    monkeypatch.setattr(timezone, "now", Clock())  # standing still: no deadline passes
-    users = get_user_model().objects
-    ann = users.create_user("ann", password=PASSWORD)
-    users.create_user("bob", password=PASSWORD)
-    row = open_table(
-        user_id=ann.pk, bots=[], seats=[1], buy_in=500, now=timezone.now(),
-        shoe=Shoe.stacked(TWO_SEATS),
-    )  # fmt: skip
-    url = f"{live_server.url}/tables/{row.pk}/"
-    bobs = screen.page
-    log_in(bobs, live_server, "bob")
-    viewport = bobs.viewport_size
-    anns = browser.new_context(viewport=viewport).new_page()
-    log_in(anns, live_server, "ann")
-    anns.goto(url)
-    bobs.goto(url)
-    bobs.get_by_role("button", name="500 chips").click()
+    row, anns, bobs = ann_and_bob(
+        browser, live_server.url, TWO_SEATS, seats=[1], size=screen.name, bobs=screen.page
+    )
     bobs.get_by_test_id("seat-2").get_by_role("button", name="Sit here").click()
-    bobs.get_by_role("group", name="Your bet on seat 2").get_by_role(
-        "button", name="20", exact=True
-    ).click()
-    anns.get_by_role("group", name="Your bet on seat 1").get_by_role(
-        "button", name="20", exact=True
-    ).click()
+    bet(bobs, 2, 20)
+    bet(anns, 1, 20)
 
     choice = bobs.get_by_role("group", name="Your play on seat 2 when its turn comes")
     choice.get_by_role("button", name="Hit").click()
@@ -141,10 +85,9 @@ def test_a_play_chosen_before_the_turn_is_carried_out_when_it_comes(
 
     # Bob's choice moved the table on: Ann acts once her page has polled it (an action
     # from an older version is refused as a double click would be).
-    row.refresh_from_db()
-    expect(anns.get_by_test_id("live-table")).to_have_attribute("data-version", str(row.version))
+    on_version(anns, row)
     expect(anns.get_by_test_id("seat-2")).not_to_contain_text("Chosen")  # Bob's alone
-    anns.get_by_test_id("decision").get_by_role("button", name="Stand").click()
+    play(anns, "Stand")
     expect(bobs.get_by_test_id("stage")).to_have_attribute("data-stage", "result")
     expect(bobs.get_by_test_id("seat-2")).to_contain_text("Win")
     expect(bobs.get_by_test_id("balance")).to_contain_text("520")

@@ -4,17 +4,13 @@ their own hands, their action buttons — fits on one screen, the other seats co
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from engine.shoe import Shoe
 from engine.table import BotSeat
-from tests.browser.conftest import Screen
-from tests.browser.test_live_autoplay_browser import PASSWORD, Clock, log_in
+from tests.browser.conftest import Screen, fits_the_width
+from tests.browser.live_helpers import alone_at_a_table, bet, play
 from tests.browser.test_table_layout_browser import assert_on_screen
-from trainer.live.services import open_table
 
 # Ann holds seats 3 and 4, easy bots the five others. Deal order: seats 1–7, the up card,
 # seats 1–7, the hole card. The bots hold 20s and stand; Ann's seat 3 holds 8♠ 8♥ against
@@ -23,29 +19,33 @@ from trainer.live.services import open_table
 FULL_TABLE_SHOE = "10s 10h 8s 9c Ks Kh Kd 6c Qs Qh 8h 9d Js Jh Jd 10c 3c " + "2c 3d 4h 5s " * 20
 
 
+def ann_at_a_full_table(page: Page, url: str, bot: str) -> None:
+    """Ann at seats 3 and 4 of a live table dealt from `FULL_TABLE_SHOE`, a ``bot`` at each
+    of the five others, and ``page`` logged in as her and showing it, with reduced motion
+    (the whole story at once)."""
+    page.emulate_media(reduced_motion="reduce")
+    bots = [BotSeat(seat, bot) for seat in (1, 2, 5, 6, 7)]
+    alone_at_a_table(page, url, FULL_TABLE_SHOE, seats=[3, 4], bots=bots)
+
+
+def split_at_seat_3(page: Page) -> None:
+    """Bet 10 on each of Ann's seats and split seat 3's eights: its two hands are drawn."""
+    for seat in (3, 4):
+        bet(page, seat, 10)
+    play(page, "Split")
+    expect(page.get_by_test_id("seat-3").locator(".seat__hand")).to_have_count(2)
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("clock")  # standing still: no deadline passes
 def test_a_decision_at_a_full_live_table_fits_on_one_screen(
-    screen: Screen, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+    screen: Screen, live_server: LiveServer
 ) -> None:
-    monkeypatch.setattr(timezone, "now", Clock())  # standing still: no deadline passes
-    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
-    bots = [BotSeat(seat, "easy") for seat in (1, 2, 5, 6, 7)]
-    row = open_table(
-        user_id=ann.pk, bots=bots, seats=[3, 4], buy_in=500, now=timezone.now(),
-        shoe=Shoe.stacked(FULL_TABLE_SHOE),
-    )  # fmt: skip
     page = screen.page
-    page.emulate_media(reduced_motion="reduce")  # the whole story at once
-    log_in(page, live_server, "ann")
-    page.goto(f"{live_server.url}/tables/{row.pk}/")
-    for seat in (3, 4):
-        page.get_by_role("group", name=f"Your bet on seat {seat}").get_by_role(
-            "button", name="10", exact=True
-        ).click()
+    ann_at_a_full_table(page, live_server.url, bot="easy")
+    split_at_seat_3(page)
     decision = page.get_by_test_id("decision")
-    decision.get_by_role("button", name="Split").click()
-    expect(page.get_by_test_id("seat-3").locator(".seat__hand")).to_have_count(2)
     expect(decision.get_by_role("button", name="Hit")).to_be_visible()
     expect(page.get_by_test_id("preselect-4")).to_be_visible()
     page.evaluate("window.scrollTo(0, 0)")
@@ -59,4 +59,4 @@ def test_a_decision_at_a_full_live_table_fits_on_one_screen(
     assert buttons
     for button in buttons:
         assert_on_screen(page, button, "an action button")
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert fits_the_width(page)

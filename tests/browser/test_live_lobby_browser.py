@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.conftest import SCREENSHOTS, SIZES, Screen, logged_in
-from trainer.live.services import open_table
-
-PASSWORD = "a long enough password 1"
+from tests.browser.conftest import SCREENSHOTS, SIZES, Screen, accounts, fits_the_width, logged_in
+from tests.browser.live_helpers import live_table
 
 
 @pytest.mark.browser
@@ -22,12 +19,10 @@ PASSWORD = "a long enough password 1"
 def test_an_account_opens_a_table_at_its_pace_and_finds_it_in_the_lobby(
     browser: Browser, live_server: LiveServer, size: str
 ) -> None:
-    users = get_user_model().objects
-    users.create_user("ann", password=PASSWORD)
+    accounts("ann")
     for n in range(50):  # a full first page of others' tables, each with its opener
-        other = users.create_user(f"player{n}")
-        open_table(user_id=other.pk, bots=[], seats=[n % 7 + 1], buy_in=500, now=timezone.now())
-    page = logged_in(browser, live_server.url, "ann", PASSWORD, size)
+        live_table(get_user_model().objects.create_user(f"player{n}"), seats=[n % 7 + 1])
+    page = logged_in(browser, live_server.url, "ann", size=size)
     screen = Screen(size, page)
     page.goto(f"{live_server.url}/tables/")
     expect(page.get_by_test_id("idle-rule")).to_contain_text("closes by itself")
@@ -60,4 +55,4 @@ def test_an_account_opens_a_table_at_its_pace_and_finds_it_in_the_lobby(
     page.get_by_role("link", name="Previous tables").click()
     expect(page.get_by_test_id("lobby-table")).to_have_count(50)
     screen.shot("live-lobby")
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert fits_the_width(page)

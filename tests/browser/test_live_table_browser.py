@@ -6,20 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
-from engine.shoe import Shoe
-from tests.browser.conftest import SCREENSHOTS, SIZES, logged_in
-from tests.browser.test_live_autoplay_browser import Clock
-from trainer.live.services import open_table
-from trainer.models import SharedTable
+from tests.browser.conftest import SCREENSHOTS, SIZES
+from tests.browser.live_helpers import ann_and_bob, bet, bet_behind, on_version, play
 
 # Seat 3 gets 10♠ 8♦ against the dealer's 9♥; the hole 7♣ makes 16 and the 10♥ busts it.
 SHOE = "10s 9h 8d 7c 10h " + "2c 3d 4h 5s " * 20
-PASSWORD = "a long enough password 1"
 
 
 @pytest.mark.browser
@@ -28,30 +22,13 @@ PASSWORD = "a long enough password 1"
 def test_two_accounts_at_one_table_see_each_other_play(
     browser: Browser, live_server: LiveServer, size: str
 ) -> None:
-    users = get_user_model().objects
-    ann = users.create_user("ann", password=PASSWORD)
-    users.create_user("bob", password=PASSWORD)
-    row = open_table(
-        user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
-        shoe=Shoe.stacked(SHOE),
-    )  # fmt: skip
-    anns = logged_in(browser, live_server.url, "ann", PASSWORD, size)
-    bobs = logged_in(browser, live_server.url, "bob", PASSWORD, size)
-    url = f"{live_server.url}/tables/{row.pk}/"
-    anns.goto(url)
-    bobs.goto(url)
-
-    bobs.get_by_role("button", name="500 chips").click()
+    row, anns, bobs = ann_and_bob(browser, live_server.url, SHOE, size=size)
     expect(bobs.get_by_test_id("balance")).to_contain_text("500")
-    bobs.get_by_role("group", name="Bet behind seat 3").get_by_role(
-        "button", name="20", exact=True
-    ).click()
+    bet_behind(bobs, 3, 20)
     # Ann sees Bob's bet behind her seat without reloading (the poll brings it).
     expect(anns.get_by_test_id("seat-3")).to_contain_text("Behind: bob, 20")
 
-    anns.get_by_role("group", name="Your bet on seat 3").get_by_role(
-        "button", name="10", exact=True
-    ).click()
+    bet(anns, 3, 10)
     expect(anns.get_by_test_id("decision")).to_be_visible()
     expect(bobs.get_by_test_id("seat-3")).to_contain_text("10♠")
     expect(bobs.get_by_test_id("turn")).to_contain_text("Seat 3 to play: ann")
@@ -82,47 +59,23 @@ SPLIT_SHOE = "8s 10h 7c 8d 9h 10d 10c Jc " + "2c 3d 4h 5s " * 20
 WON_20 = re.compile(r"^Win \W?\+20\W?$")
 
 
-def on_version(page: Page, row: SharedTable) -> None:
-    """Wait until the page shows the table's stored version: an action is taken only
-    from the current one (a click on a table that moved on changes nothing)."""
-    row.refresh_from_db()
-    expect(page.get_by_test_id("live-table")).to_have_attribute("data-version", str(row.version))
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.usefixtures("clock")  # standing still: no deadline passes
 def test_a_bettor_behind_follows_a_split_of_an_account_on_two_seats(
-    browser: Browser, live_server: LiveServer, size: str, monkeypatch: pytest.MonkeyPatch
+    browser: Browser, live_server: LiveServer, size: str
 ) -> None:
-    monkeypatch.setattr(timezone, "now", Clock())  # standing still: no deadline passes
-    users = get_user_model().objects
-    ann = users.create_user("ann", password=PASSWORD)
-    users.create_user("bob", password=PASSWORD)
-    row = open_table(
-        user_id=ann.pk, bots=[], seats=[1, 2], buy_in=500, now=timezone.now(),
-        shoe=Shoe.stacked(SPLIT_SHOE),
-    )  # fmt: skip
-    anns = logged_in(browser, live_server.url, "ann", PASSWORD, size)
-    bobs = logged_in(browser, live_server.url, "bob", PASSWORD, size)
-    url = f"{live_server.url}/tables/{row.pk}/"
-    anns.goto(url)
-    bobs.goto(url)
-
-    bobs.get_by_role("button", name="500 chips").click()
-    bobs.get_by_role("group", name="Bet behind seat 1").get_by_role(
-        "button", name="10", exact=True
-    ).click()
+    row, anns, bobs = ann_and_bob(browser, live_server.url, SPLIT_SHOE, seats=[1, 2], size=size)
+    bet_behind(bobs, 1, 10)
     expect(anns.get_by_test_id("seat-1")).to_contain_text("Behind: bob, 10")
-    anns.get_by_role("group", name="Your bet on seat 1").get_by_role(
-        "button", name="20", exact=True
-    ).click()
+    bet(anns, 1, 20)
     # The second seat is taken with the first one's bet: that amount alone is offered.
     second = anns.get_by_role("group", name="Your bet on seat 2")
     expect(second.get_by_role("button")).to_have_count(1)
     second.get_by_role("button", name="20", exact=True).click()
 
-    anns.get_by_test_id("decision").get_by_role("button", name="Split").click()
+    play(anns, "Split")
     # Bob is asked, in his page without reloading; Ann sees whose turn it is.
     question = bobs.get_by_test_id("decision")
     expect(question).to_contain_text("Seat 1 splits: follow with your bet behind?")
@@ -134,7 +87,7 @@ def test_a_bettor_behind_follows_a_split_of_an_account_on_two_seats(
     expect(anns.get_by_test_id("seat-1")).to_contain_text("10♣")
     for _hand in range(3):  # each split hand, then seat 2
         on_version(anns, row)
-        anns.get_by_test_id("decision").get_by_role("button", name="Stand").click()
+        play(anns, "Stand")
         expect(anns.get_by_test_id("live-table")).not_to_have_attribute(
             "data-version", str(row.version)
         )
@@ -157,8 +110,8 @@ def test_a_bettor_behind_follows_a_split_of_an_account_on_two_seats(
         page.goto(f"{live_server.url}/bets/")
         lines = page.get_by_test_id("bet")
         expect(lines).to_have_count(len(bets))
-        for line, bet in zip(lines.all(), bets, strict=True):
-            expect(line).to_contain_text(bet)
+        for line, kind in zip(lines.all(), bets, strict=True):
+            expect(line).to_contain_text(kind)
             expect(line).to_contain_text(f"Live table {row.pk}")
             expect(line).to_contain_text("Win")
         staked = 20 if page is anns else 10

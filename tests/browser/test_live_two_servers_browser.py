@@ -17,26 +17,23 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.utils import timezone
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from engine.live_table import LiveTable
-from engine.shoe import Shoe
-from tests.browser.conftest import SCREENSHOTS, logged_in
-from trainer.live.services import open_table
+from tests.browser.conftest import SCREENSHOTS, accounts, logged_in
+from tests.browser.live_helpers import bet, bet_behind, buy_in, live_table, play
 from trainer.models import Bet, SharedTable
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOE = "10s 9h 8d 7c 10h " + "2c 3d 4h 5s " * 20
-PASSWORD = "a long enough password 1"
 #: A move at the table shows on the other server's page by its next poll (every second);
 #: a busy shared machine gets a second more.
 SEEN_WITHIN_MS = 2_000
@@ -72,10 +69,13 @@ def _answering(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
     raise RuntimeError(f"the server for {url} did not answer in {START_SECONDS} s: see {log}")
 
 
-@pytest.fixture
-def two_servers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """Two app servers, each a process of its own, on the test's database; stopped, and
-    waited for, when the test ends."""
+@contextmanager
+def app_servers(
+    tmp_path: Path, command: Callable[[int], list[str]], **settings: str
+) -> Iterator[tuple[str, str]]:
+    """Two app servers, each a process of its own started by ``command`` (given its port),
+    on the test's database, ``settings`` added to their environment, their output logged in
+    ``tmp_path``; stopped, and waited for, on leaving."""
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
@@ -86,27 +86,35 @@ def two_servers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[str, s
         "DJANGO_SECURE_SSL_REDIRECT": "0",
         "DJANGO_SESSION_COOKIE_SECURE": "0",
         "DJANGO_CSRF_COOKIE_SECURE": "0",
+        **settings,
     }
     servers: list[subprocess.Popen[bytes]] = []
-    urls = [f"http://127.0.0.1:{_free_port()}" for _number in (1, 2)]
+    ports = [_free_port() for _number in (1, 2)]
     logs = [tmp_path / f"server-{number}.log" for number in (1, 2)]
     with ExitStack() as cleanup:
         cleanup.callback(_stop, servers)
-        for url, log in zip(urls, logs, strict=True):
-            address = url.removeprefix("http://")
+        for port, log in zip(ports, logs, strict=True):
             output = cleanup.enter_context(log.open("wb"))
             servers.append(
                 subprocess.Popen(
-                    [sys.executable, "manage.py", "runserver", "--noreload", address],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=output,
-                    stderr=subprocess.STDOUT,
-                )  # fmt: skip
+                    command(port), cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
+                )
             )
+        urls = [f"http://127.0.0.1:{port}" for port in ports]
         for url, server, log in zip(urls, servers, logs, strict=True):
             _answering(url, server, log)
         yield urls[0], urls[1]
+
+
+@pytest.fixture
+def two_servers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """Two app servers (``manage.py runserver``), each a process of its own, on the test's
+    database; stopped, and waited for, when the test ends."""
+    with app_servers(
+        tmp_path,
+        lambda port: [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+    ) as urls:
+        yield urls
 
 
 def _stop(servers: list[subprocess.Popen[bytes]]) -> None:
@@ -121,45 +129,42 @@ def _stop(servers: list[subprocess.Popen[bytes]]) -> None:
             server.wait()
 
 
+def ann_and_bob_apart(browser: Browser, first: str, second: str) -> tuple[SharedTable, Page, Page]:
+    """Ann logged in at the ``first`` server and Bob at the ``second``, then Ann's table
+    (`live_table`) opened, and shown in both pages."""
+    ann, _bob = accounts("ann", "bob")
+    anns = logged_in(browser, first, "ann")
+    bobs = logged_in(browser, second, "bob")
+    row = live_table(ann, SHOE)
+    anns.goto(f"{first}/tables/{row.pk}/")
+    bobs.goto(f"{second}/tables/{row.pk}/")
+    return row, anns, bobs
+
+
 @pytest.mark.browser
 @pytest.mark.postgresql
 def test_two_app_servers_serve_one_table_to_two_accounts(
     browser: Browser, two_servers: tuple[str, str]
 ) -> None:
-    first, second = two_servers
-    users = get_user_model().objects
-    ann = users.create_user("ann", password=PASSWORD)
-    bob = users.create_user("bob", password=PASSWORD)
-    anns = logged_in(browser, first, "ann", PASSWORD)
-    bobs = logged_in(browser, second, "bob", PASSWORD)
-    row = open_table(
-        user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now(),
-        shoe=Shoe.stacked(SHOE),
-    )  # fmt: skip
-    anns.goto(f"{first}/tables/{row.pk}/")
-    bobs.goto(f"{second}/tables/{row.pk}/")
+    row, anns, bobs = ann_and_bob_apart(browser, *two_servers)
 
     # Bob joins and bets behind Ann's seat on the second server; Ann's page, served by
     # the first, shows it by its next poll.
-    bobs.get_by_role("button", name="500 chips").click()
+    buy_in(bobs)
     expect(bobs.get_by_test_id("balance")).to_contain_text("500")
-    bobs.get_by_role("group", name="Bet behind seat 3").get_by_role(
-        "button", name="20", exact=True
-    ).click()
+    bet_behind(bobs, 3, 20)
     expect(bobs.get_by_test_id("seat-3")).to_contain_text("Behind: You, 20")
     expect(anns.get_by_test_id("seat-3")).to_contain_text("Behind: bob, 20", timeout=SEEN_WITHIN_MS)
 
     # Ann bets through the first server (hers is the only seat: dealt at once); Bob's
     # page, served by the second, shows her cards and her turn.
-    anns.get_by_role("group", name="Your bet on seat 3").get_by_role(
-        "button", name="10", exact=True
-    ).click()
+    bet(anns, 3, 10)
     expect(anns.get_by_test_id("decision")).to_be_visible()
     expect(bobs.get_by_test_id("seat-3")).to_contain_text("10♠", timeout=SEEN_WITHIN_MS)
     expect(bobs.get_by_test_id("turn")).to_contain_text("Seat 3 to play: ann")
 
     # Ann stands: both pages show the round settled, each with its own balance.
-    anns.get_by_test_id("decision").get_by_role("button", name="Stand").click()
+    play(anns, "Stand")
     expect(anns.get_by_test_id("stage")).to_have_attribute("data-stage", "result")
     expect(bobs.get_by_test_id("stage")).to_have_attribute(
         "data-stage", "result", timeout=SEEN_WITHIN_MS
@@ -172,6 +177,7 @@ def test_two_app_servers_serve_one_table_to_two_accounts(
     bobs.screenshot(path=SCREENSHOTS / "live-two-servers-bob-desktop.png", full_page=True)
 
     # What the servers wrote is the one table, settled once.
+    ann, bob = (get_user_model().objects.get(username=name) for name in ("ann", "bob"))
     row = SharedTable.objects.get(pk=row.pk)
     table = LiveTable.from_json(row.state)
     assert table.balances == {f"account {ann.pk}": 510, f"account {bob.pk}": 520}

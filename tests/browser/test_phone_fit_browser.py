@@ -6,15 +6,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from engine.chart_vocabulary import ROWS, UP_CARDS
 from engine.rules import EUROPEAN
-from tests.browser.test_live_autoplay_browser import PASSWORD, log_in
-from trainer.live.services import open_table
+from tests.browser.conftest import accounts, fits_the_width, log_in
+from tests.browser.live_helpers import live_table
 from trainer.models import Drill
 
 PHONE = {"width": 390, "height": 844}
@@ -26,10 +25,6 @@ def in_language(page: Page, live_server: LiveServer, language: str) -> None:
     page.context.add_cookies(
         [{"name": "django_language", "value": language, "url": live_server.url}]
     )
-
-
-def fits_the_width(page: Page) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
 @pytest.mark.browser
@@ -61,7 +56,7 @@ def test_a_drills_plays_are_on_the_first_screen(
 def test_the_heat_map_of_every_cell_fits_a_phone(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
-    user = get_user_model().objects.create_user("ann", password=PASSWORD)
+    [user] = accounts("ann")
     for row in ROWS:  # every cell met once, one in three missed: "67%" and "100%" widths
         for index, up in enumerate(UP_CARDS):
             right = index % 3 != 0
@@ -72,7 +67,7 @@ def test_the_heat_map_of_every_cell_fits_a_phone(
                 correct_action="hit", correct_code="H",
                 ev_lost=Decimal(0) if right else Decimal("0.05"),
             )  # fmt: skip
-    log_in(page, live_server, "ann")  # in English, the form's labels being English here
+    log_in(page, live_server.url, "ann")  # in English, the form's labels being English here
     in_language(page, live_server, language)
     page.goto(f"{live_server.url}/progress/")
     heat = page.locator(".heat-map")
@@ -87,10 +82,10 @@ def test_the_heat_map_of_every_cell_fits_a_phone(
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("language", ["ka", "pl"])
 def test_the_live_lobby_fits_a_phone(page: Page, live_server: LiveServer, language: str) -> None:
-    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
+    [ann] = accounts("ann")
     for _ in range(2):
-        open_table(user_id=ann.pk, bots=[], seats=[3], buy_in=500, now=timezone.now())
-    log_in(page, live_server, "ann")  # in English, the form's labels being English here
+        live_table(ann)
+    log_in(page, live_server.url, "ann")  # in English, the form's labels being English here
     in_language(page, live_server, language)
     page.goto(f"{live_server.url}/tables/")
     expect(page.get_by_test_id("lobby")).to_be_visible()

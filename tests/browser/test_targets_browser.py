@@ -8,18 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.utils import timezone
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from engine.shoe import Shoe
-from engine.table import BotSeat
 from tests.browser.conftest import Screen
-from tests.browser.test_live_autoplay_browser import PASSWORD, Clock, log_in
-from tests.browser.test_live_layout_browser import FULL_TABLE_SHOE as LIVE_SHOE
+from tests.browser.test_live_layout_browser import ann_at_a_full_table, split_at_seat_3
 from tests.browser.test_table_layout_browser import FULL_TABLE_SHOE, sit_at_a_full_table
-from trainer.live.services import open_table
 
 #: The least size of a target (WCAG 2.5.8) and the least room between two.
 LEAST = 24
@@ -113,20 +107,12 @@ def test_the_practice_tables_targets_names_hands_and_order(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("clock")  # standing still: no deadline passes
 def test_the_live_tables_targets_names_order_and_buttons(
-    screen: Screen, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+    screen: Screen, live_server: LiveServer
 ) -> None:
-    monkeypatch.setattr(timezone, "now", Clock())  # standing still: no deadline passes
-    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
-    bots = [BotSeat(seat, "normal") for seat in (1, 2, 5, 6, 7)]
-    row = open_table(
-        user_id=ann.pk, bots=bots, seats=[3, 4], buy_in=500, now=timezone.now(),
-        shoe=Shoe.stacked(LIVE_SHOE),
-    )  # fmt: skip
     page = screen.page
-    page.emulate_media(reduced_motion="reduce")
-    log_in(page, live_server, "ann")
-    page.goto(f"{live_server.url}/tables/{row.pk}/")
+    ann_at_a_full_table(page, live_server.url, bot="normal")
     expect(page.get_by_role("group", name="Bet behind seat 1")).to_be_visible()
     expect(page.get_by_role("group", name="Pair bet on seat 3")).to_be_visible()
     screen.shot("targets-live-betting")
@@ -134,13 +120,8 @@ def test_the_live_tables_targets_names_order_and_buttons(
     assert_names_whole(page)
     assert_read_as_drawn(page)
 
-    for seat in (3, 4):
-        page.get_by_role("group", name=f"Your bet on seat {seat}").get_by_role(
-            "button", name="10", exact=True
-        ).click()
+    split_at_seat_3(page)
     decision = page.get_by_test_id("decision")
-    decision.get_by_role("button", name="Split").click()
-    expect(page.get_by_test_id("seat-3").locator(".seat__hand")).to_have_count(2)
     expect(page.get_by_test_id("seat-3")).to_contain_text("Hand 1 of 2")
     screen.shot("targets-live-decision")
     assert_targets(page, "#live")
