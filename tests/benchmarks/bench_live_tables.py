@@ -40,6 +40,7 @@ locust gunicorn`` first.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import itertools
 import json
@@ -111,10 +112,10 @@ def main() -> None:
         _wait_until_up(args.port)
         if args.warmup:  # each worker's first rounds and decisions, unreported
             _step(argparse.Namespace(**{**vars(args), "seconds": args.warmup}), env, work, 2,
-                  modes[0], report=False)  # fmt: skip
+                  modes[0], server.pid, report=False)  # fmt: skip
         for tables in (int(step) for step in args.steps.split(",")):
             for mode in modes:
-                for kind, p99 in _step(args, env, work, tables, mode).items():
+                for kind, p99 in _step(args, env, work, tables, mode, server.pid).items():
                     if p99 > LIMIT_MS:
                         first_over.setdefault((mode, kind), tables)
     finally:
@@ -131,7 +132,7 @@ def main() -> None:
 
 def _step(
     args: argparse.Namespace, env: dict[str, str], work: Path, tables: int, mode: str,
-    *, report: bool = True,
+    server: int, *, report: bool = True,
 ) -> dict[str, float]:  # fmt: skip
     """Open ``tables`` fresh tables, play them for ``--seconds`` followed as ``mode`` says,
     print the figures; the p99 of each judged request kind (ms)."""
@@ -142,6 +143,7 @@ def _step(
     people = tables * (args.players + args.watchers)
     prefix = work / f"step-{tables}-{mode}-{report}"
     load_before = os.getloadavg()[0]
+    cpu_before = _workers_cpu(server)
     subprocess.run(
         [str(Path(sys.executable).with_name("locust")), "-f", __file__, "--headless",
          "-u", str(people), "-r", str(max(people // 2, 1)), "-t", f"{args.seconds + 2}s",
@@ -153,6 +155,8 @@ def _step(
         check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     load_after = os.getloadavg()[0]
+    # The app's own CPU time over the step (locust's ramp and stop included), per person.
+    cpu = (_workers_cpu(server) - cpu_before) / (args.seconds + 2)
     rows = {row["Name"]: row for row in _csv(Path(f"{prefix}_stats.csv"))}
     failures = _csv(Path(f"{prefix}_failures.csv"))
     refused = sum(int(f["Occurrences"]) for f in failures if "refused:" in f["Error"])
@@ -169,6 +173,10 @@ def _step(
         f"{tables * args.watchers} watchers), {MODES[mode]}: {per_second:,.0f} req/s; "
         f"server errors {errors}, refusals {refused}; {played}; "
         f"load {load_before:.2f} → {load_after:.2f}",
+        flush=True,
+    )
+    print(
+        f"   app CPU {cpu:.2f} cores: {people / cpu if cpu else 0:,.0f} such people a core",
         flush=True,
     )
     for kind in (*KINDS, DELAY):
@@ -189,6 +197,17 @@ def _step(
         for kind in JUDGED
         if kind in rows and int(rows[kind]["Request Count"])
     }
+
+
+def _workers_cpu(server: int) -> float:
+    """The CPU seconds (user and system) the server's workers have used so far."""
+    children = Path(f"/proc/{server}/task/{server}/children").read_text().split()
+    ticks = 0
+    for pid in children:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _csv(path: Path) -> list[dict[str, str]]:
