@@ -16,7 +16,8 @@ when the countdown shown ends, and every 15 s; ``--poll`` has everyone poll once
 instead, as before the push, and ``--compare`` runs each step both ways. An account bets
 the minimum when its seat may bet and acts on its hand when shown a decision (stand, or
 hit about one time in three), each after thinking 0.5 to 2.5 s, each a POST with
-``HX-Request`` that answers the table's part. Countdowns are shortened (betting 5 s,
+``HX-Request`` that answers the table's part; each table's first bet comes up to 4.5 s
+into the step, so that the tables do not go round in step. Countdowns are shortened (betting 5 s,
 decisions 5 s, result 2 s; the web opens tables with 15/10/5) so that rounds go round
 within a step. ``--warmup S`` (default 10) first plays 2 tables unreported, so that each
 worker's first rounds and decisions (imports, caches) are not measured.
@@ -330,6 +331,10 @@ if os.environ.get("BENCH_LIVE_PLAN"):
     _TOLD: dict[tuple[int, int], float] = {}
     #: The tables whose clock (a stream that only notes when versions are told) runs.
     _CLOCKS: set[int] = set()
+    #: When the step began: each table's players place their first bet up to 4.5 s after
+    #: it (half a second apart, table by table), so that separate tables do not go round
+    #: in step, as they would not.
+    _BEGAN = time.time()
 
     def _listen(host: str, table: int, on_version: Any) -> None:
         """Follow the table's stream as the page's EventSource does (again after a
@@ -464,12 +469,20 @@ if os.environ.get("BENCH_LIVE_PLAN"):
             self.rng = random.Random(self.seat)
             #: The version whose decision or bet is being thought over, and when it is made.
             self.pondered = (0, 0.0)
+            self.arrives = _BEGAN + _PLAN["tables"].index(self.table) % 10 * 0.5
             self.follow()
 
         @task
         def play(self) -> None:
-            self.await_change(until=self.pondered[1] if self.pondered[0] else float("inf"))
+            if self.pondered[0]:
+                self.await_change(until=self.pondered[1])
+            else:
+                self.await_change(
+                    until=self.arrives if self.arrives > time.time() else float("inf")
+                )
             self.poll()
+            if time.time() < self.arrives:
+                return
             stage = _STAGE.search(self.shown)
             if stage is None or stage.group(1) != "betting":
                 self.has_bet = False
