@@ -1,39 +1,47 @@
-"""Benchmark: busy live tables under gunicorn — how many before the p99 passes 200 ms.
+"""Benchmark: busy live tables as deployed — how many before the p99 passes 200 ms.
 
     .venv/bin/python tests/benchmarks/bench_live_tables.py [--database-url URL]
         [--steps 1,2,4,8,16,32] [--seconds 20] [--players 3] [--watchers 4] [--port 8201]
-        [--server asgi|wsgi]
+        [--server asgi|wsgi] [--poll | --compare]
 
-It migrates a throwaway SQLite database (or ``--database-url``, e.g. PostgreSQL), starts
-gunicorn on 127.0.0.1 with the project's ``trainer/gunicorn.conf.py`` (as
-``bench_answer.py`` does), and for each step opens that many fresh tables of 7 seats:
-``--players`` seats held by accounts (logged in by sessions made directly), the others by
-bots, and ``--watchers`` guests per table. Then locust (headless, bounded in time) plays
-them the way the page does: every person polls ``/tables/<id>/state/`` once a second
-with ``If-None-Match`` (a 304 while nothing changed); an account bets the minimum when
-its seat may bet and acts on its hand when the table shows it a decision (stand, or hit
-about one time in three), each a POST with ``HX-Request`` that answers the table's part.
-Countdowns are shortened (betting 5 s, decisions 5 s, result 2 s; the web opens tables
-with 15/10/5) so that rounds go round within a step. ``--warmup S`` (default 10) first
-plays 2 tables unreported, so that each worker's first rounds and decisions (imports,
-caches) are not measured.
+It migrates a throwaway SQLite database (or ``--database-url``: PostgreSQL, as deployed,
+the only one that pushes), starts gunicorn on 127.0.0.1 with the project's
+``trainer/gunicorn.conf.py`` (uvicorn's ASGI workers), and for each step opens that many
+fresh tables of 7 seats: ``--players`` seats held by accounts (logged in by sessions made
+directly), the others by bots, and ``--watchers`` guests per table. Then locust (headless,
+bounded in time) plays them the way the page does (static/js/live.js): each person holds
+the table's stream open (``/tables/<id>/events/``, server-sent events) and asks for their
+view (``/tables/<id>/state/`` with ``If-None-Match``) only when it tells a new version,
+when the countdown shown ends, and every 15 s; ``--poll`` has everyone poll once a second
+instead, as before the push, and ``--compare`` runs each step both ways. An account bets
+the minimum when its seat may bet and acts on its hand when shown a decision (stand, or
+hit about one time in three), each after thinking 0.5 to 2.5 s, each a POST with
+``HX-Request`` that answers the table's part; each table's first bet comes up to 4.5 s
+into the step, so that the tables do not go round in step. Countdowns are shortened (betting 5 s,
+decisions 5 s, result 2 s; the web opens tables with 15/10/5) so that rounds go round
+within a step. ``--warmup S`` (default 10) first plays 2 tables unreported, so that each
+worker's first rounds and decisions (imports, caches) are not measured.
 
-Each step prints requests per second, p50/p99 per request kind (``state``, ``bet``,
-``act``, ``sit``, and the watchers' first ``page``) and over all, server errors (an HTTP
-error or a connection dropped without an answer), refusals
-(a request the table refused: a 200 with the refusal shown, e.g. an action from a version
-that had moved on), rounds played and bets recorded, and the load average (the machine is
-shared). At the end: the first step whose p99 passes 200 ms, for the state poll
-and for the action on a hand (the other requests are too few for a p99).
+Each step prints requests per second, p50/p95/p99 per request kind (``state``, ``bet``,
+``act``, ``sit``, and the watchers' first ``page``), the delay from a move to each viewer
+holding it (``move→view``: from the moment a stream first told the move's version, which
+bench_live_push.py measures at a few ms after its commit; a polled step keeps one stream
+per table for this clock alone), server errors (an HTTP error or a connection dropped
+without an answer), refusals (a request the table refused: a 200 with the refusal shown,
+e.g. an action from a version that had moved on), rounds played and bets recorded, and the
+load average (the machine is shared). At the end: the first step whose p99 passes 200 ms,
+for the view and for the action on a hand (the other requests are too few for a p99).
 
 The file is also the locustfile (``locust -f`` reads its user classes; the plan of each
-step comes in ``BENCH_LIVE_PLAN``). locust and gunicorn are benchmark tools, not the
-project's dependencies: ``.venv/bin/pip install locust gunicorn`` first.
+step comes in ``BENCH_LIVE_PLAN``, the way to follow in ``BENCH_LIVE_MODE``). locust and
+gunicorn are benchmark tools, not the project's dependencies: ``.venv/bin/pip install
+locust gunicorn`` first.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import itertools
 import json
@@ -58,9 +66,12 @@ SERVERS = {
     "wsgi": ["trainer.wsgi", "-k", "gthread", "--threads", "4"],
 }
 KINDS = ("state", "bet", "act", "sit", "page")
-#: The requests whose p99 is judged against LIMIT_MS: the poll every viewer makes every
-#: second, and a player's action (the bets are few and the page once per watcher).
+#: The delay from a move (its version first told by a stream) to a viewer holding it.
+DELAY = "move→view"
+#: The requests whose p99 is judged against LIMIT_MS: the view every viewer asks for, and
+#: a player's action (the bets are few and the page once per watcher).
 JUDGED = ("state", "act")
+MODES = {"push": "pushed", "poll": "polled"}
 
 
 def main() -> None:
@@ -76,7 +87,14 @@ def main() -> None:
         help="asgi: as deployed (uvicorn workers); wsgi: threaded workers, for comparison",
     )  # fmt: skip
     parser.add_argument("--warmup", type=int, default=10, help="unreported seconds first")
+    parser.add_argument(
+        "--poll", action="store_true", help="every person polls each second, as before push"
+    )
+    parser.add_argument(
+        "--compare", action="store_true", help="each step pushed, then polled (fresh tables)"
+    )
     args = parser.parse_args()
+    modes = ["push", "poll"] if args.compare else ["poll"] if args.poll else ["push"]
     if not 1 <= args.players <= 7:
         parser.error("--players: 1 to 7 (the other seats get bots)")
     work = Path(tempfile.mkdtemp(prefix="bench-live-"))
@@ -90,49 +108,56 @@ def main() -> None:
          "--log-level", "warning"],
         cwd=ROOT, env=env,
     )  # fmt: skip
-    first_over: dict[str, int] = {}
+    first_over: dict[tuple[str, str], int] = {}
     try:
         _wait_until_up(args.port)
         if args.warmup:  # each worker's first rounds and decisions, unreported
             _step(argparse.Namespace(**{**vars(args), "seconds": args.warmup}), env, work, 2,
-                  report=False)  # fmt: skip
+                  modes[0], server.pid, report=False)  # fmt: skip
         for tables in (int(step) for step in args.steps.split(",")):
-            for kind, p99 in _step(args, env, work, tables).items():
-                if p99 > LIMIT_MS:
-                    first_over.setdefault(kind, tables)
+            for mode in modes:
+                for kind, p99 in _step(args, env, work, tables, mode, server.pid).items():
+                    if p99 > LIMIT_MS:
+                        first_over.setdefault((mode, kind), tables)
     finally:
         server.terminate()
         server.wait(timeout=10)
-    for kind in JUDGED:
-        if kind in first_over:
-            print(f"{kind} p99 first passed {LIMIT_MS:.0f} ms at {first_over[kind]} busy tables")
-        else:
-            print(f"{kind} p99 stayed under {LIMIT_MS:.0f} ms at every step")
+    for mode in modes:
+        for kind in JUDGED:
+            if (mode, kind) in first_over:
+                print(f"{MODES[mode]}: {kind} p99 first passed {LIMIT_MS:.0f} ms at "
+                      f"{first_over[mode, kind]} busy tables")  # fmt: skip
+            else:
+                print(f"{MODES[mode]}: {kind} p99 stayed under {LIMIT_MS:.0f} ms at every step")
 
 
 def _step(
-    args: argparse.Namespace, env: dict[str, str], work: Path, tables: int, *, report: bool = True
-) -> dict[str, float]:
-    """Open ``tables`` fresh tables, play them for ``--seconds``, print the figures; the
-    p99 of each judged request kind (ms)."""
-    plan = work / f"plan-{tables}-{report}.json"
+    args: argparse.Namespace, env: dict[str, str], work: Path, tables: int, mode: str,
+    server: int, *, report: bool = True,
+) -> dict[str, float]:  # fmt: skip
+    """Open ``tables`` fresh tables, play them for ``--seconds`` followed as ``mode`` says,
+    print the figures; the p99 of each judged request kind (ms)."""
+    plan = work / f"plan-{tables}-{mode}-{report}.json"
     django_env = {**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"}
     setup = _SETUP.format(tables=tables, players=args.players, plan=str(plan))
     subprocess.run([sys.executable, "-c", setup], cwd=ROOT, env=django_env, check=True)
     people = tables * (args.players + args.watchers)
-    prefix = work / f"step-{tables}-{report}"
+    prefix = work / f"step-{tables}-{mode}-{report}"
     load_before = os.getloadavg()[0]
+    cpu_before = _workers_cpu(server)
     subprocess.run(
         [str(Path(sys.executable).with_name("locust")), "-f", __file__, "--headless",
          "-u", str(people), "-r", str(max(people // 2, 1)), "-t", f"{args.seconds + 2}s",
          "--reset-stats", "--only-summary", "--csv", str(prefix), "-L", "WARNING",
          "--host", f"http://127.0.0.1:{args.port}",
          "--stop-timeout", "5"],
-        cwd=ROOT, env={**env, "BENCH_LIVE_PLAN": str(plan), "BENCH_LIVE_WATCHERS":
-                       str(args.watchers)},
+        cwd=ROOT, env={**env, "BENCH_LIVE_PLAN": str(plan), "BENCH_LIVE_MODE": mode,
+                       "BENCH_LIVE_WATCHERS": str(args.watchers)},
         check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     load_after = os.getloadavg()[0]
+    # The app's own CPU time over the step (locust's ramp and stop included), per person.
+    cpu = (_workers_cpu(server) - cpu_before) / (args.seconds + 2)
     rows = {row["Name"]: row for row in _csv(Path(f"{prefix}_stats.csv"))}
     failures = _csv(Path(f"{prefix}_failures.csv"))
     refused = sum(int(f["Occurrences"]) for f in failures if "refused:" in f["Error"])
@@ -141,33 +166,49 @@ def _step(
         [sys.executable, "-c", _PLAYED.format(plan=str(plan))],
         cwd=ROOT, env=django_env, check=True, capture_output=True, text=True,
     ).stdout.strip()  # fmt: skip
-    total = rows["Aggregated"]
     if not report:
         return {}
+    per_second = sum(float(rows[kind]["Requests/s"]) for kind in KINDS if kind in rows)
     print(
         f"-- {tables} busy tables ({tables * args.players} players, "
-        f"{tables * args.watchers} watchers): {float(total['Requests/s']):,.0f} req/s, "
-        f"p50 {total['50%']} ms, p99 {total['99%']} ms; server errors {errors}, "
-        f"refusals {refused}; {played}; load {load_before:.2f} → {load_after:.2f}",
+        f"{tables * args.watchers} watchers), {MODES[mode]}: {per_second:,.0f} req/s; "
+        f"server errors {errors}, refusals {refused}; {played}; "
+        f"load {load_before:.2f} → {load_after:.2f}",
         flush=True,
     )
-    for kind in KINDS:
+    print(
+        f"   app CPU {cpu:.2f} cores: {people / cpu if cpu else 0:,.0f} such people a core",
+        flush=True,
+    )
+    for kind in (*KINDS, DELAY):
         row = rows.get(kind)
         if row and int(row["Request Count"]):
+            counted = "views" if kind == DELAY else "requests"
             print(
-                f"   {kind:<6} {int(row['Request Count']):>6} requests "
-                f"{float(row['Requests/s']):>7,.1f} req/s  p50 {row['50%']:>5} ms  "
-                f"p99 {row['99%']:>5} ms",
+                f"   {kind:<9} {int(row['Request Count']):>6} {counted:<8} "
+                f"{float(row['Requests/s']):>7,.1f}/s  p50 {row['50%']:>5} ms  "
+                f"p95 {row['95%']:>5} ms  p99 {row['99%']:>5} ms",
                 flush=True,
             )
     for failure in failures:
-        if "refused:" not in failure["Error"]:
-            print(f"   error: {failure['Occurrences']} × {failure['Name']}: {failure['Error']}")
+        said = "refusal" if "refused:" in failure["Error"] else "error"
+        print(f"   {said}: {failure['Occurrences']} × {failure['Name']}: {failure['Error']}")
     return {
         kind: float(rows[kind]["99%"])
         for kind in JUDGED
         if kind in rows and int(rows[kind]["Request Count"])
     }
+
+
+def _workers_cpu(server: int) -> float:
+    """The CPU seconds (user and system) the server's workers have used so far."""
+    children = Path(f"/proc/{server}/task/{server}/children").read_text().split()
+    ticks = 0
+    for pid in children:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _csv(path: Path) -> list[dict[str, str]]:
@@ -199,7 +240,7 @@ _SETUP = (
 import django
 django.setup()
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from importlib import import_module
 from django.conf import settings
 from django.contrib import auth
@@ -211,6 +252,7 @@ from django.utils.crypto import get_random_string
 from engine.live_table import LiveTable
 from engine.rules import DELUXE
 from engine.table import BotSeat
+from trainer.live.table import deadline_of
 from trainer.models import SharedTable
 store = import_module(settings.SESSION_ENGINE).SessionStore()
 run = get_random_string(8)
@@ -230,7 +272,7 @@ for t in range({tables}):
         table.sit(f"account {{user.pk}}", seat, now=now)
     row = SharedTable.objects.create(
         rules_name=DELUXE.name, rules_version=DELUXE.version, state=table.to_json(),
-        deadline=datetime.fromtimestamp(table.deadline, tz=UTC),
+        deadline=deadline_of(table),
         seats_taken=len(table.holders), minimum_bet=table.limits.minimum,
         maximum_bet=table.limits.maximum, opened_by_id=users[0].pk, opened_at=now)
     plan["tables"].append(row.pk)
@@ -268,35 +310,133 @@ print(f"{{rounds}} rounds played, {{bets}} bets recorded")
 # The locustfile: the users that play and watch a step's tables ---------------------------
 
 if os.environ.get("BENCH_LIVE_PLAN"):
+    import socket
+
+    import gevent
+    from gevent.event import Event
     from locust import HttpUser, constant, task
 
     _PLAN: dict[str, Any] = json.loads(Path(os.environ["BENCH_LIVE_PLAN"]).read_text())
     _WATCHERS = int(os.environ.get("BENCH_LIVE_WATCHERS", "4"))
+    _PUSH = os.environ.get("BENCH_LIVE_MODE", "push") == "push"
     _player_numbers = itertools.count()
     _watcher_numbers = itertools.count()
     _VERSION = re.compile(r'data-version="(\d+)"')
     _STAGE = re.compile(r'data-stage="(\w+)"')
-    _ACTION = re.compile(r'data-action="(\w+)"')
+    _ACTION = re.compile(r'id="act-(\w+)"')  # the decision's buttons, not a preselection
+    _SECONDS_LEFT = re.compile(r'data-seconds-left="(\d+)"')
     _REFUSAL = re.compile(r'data-testid="error">([^<]*)<')
+    #: When each (table, version) was first told by any stream: the move's time (a commit
+    #: is told within milliseconds, bench_live_push.py).
+    _TOLD: dict[tuple[int, int], float] = {}
+    #: The tables whose clock (a stream that only notes when versions are told) runs.
+    _CLOCKS: set[int] = set()
+    #: When the step began: each table's players place their first bet up to 4.5 s after
+    #: it (half a second apart, table by table), so that separate tables do not go round
+    #: in step, as they would not.
+    _BEGAN = time.time()
+
+    def _listen(host: str, table: int, on_version: Any) -> None:
+        """Follow the table's stream as the page's EventSource does (again after a
+        drop, as it does), noting when each version is first told."""
+        address = host.removeprefix("http://").split(":")
+        while True:
+            try:
+                with socket.create_connection((address[0], int(address[1]))) as sock:
+                    sock.sendall(
+                        f"GET /tables/{table}/events/ HTTP/1.1\r\nHost: {address[0]}\r\n"
+                        "Accept: text/event-stream\r\n\r\n".encode()
+                    )
+                    told = False
+                    for line in sock.makefile("rb"):
+                        text = line.decode().strip()
+                        if text == "event: table":
+                            told = True
+                        elif told and text.startswith("data: "):
+                            told = False
+                            version = int(text.removeprefix("data: "))
+                            _TOLD.setdefault((table, version), time.time())
+                            on_version(version)
+            except OSError:
+                pass
+            gevent.sleep(2)  # the stream's "retry: 2000"
 
     class _Viewer(HttpUser):
-        """Someone with the table open: polls its part every second, as htmx does."""
+        """Someone with the table open, following it as the page does: pushed (the
+        default), they ask for their view when the stream tells a new version, when the
+        countdown ends, and every 15 s; polled (``--poll``), every second."""
 
         abstract = True
-        wait_time = constant(1)
+        wait_time = constant(1 if not _PUSH else 0)
         table: int
         etag = ""
         shown = ""
+        held = 0
+        #: When the countdown shown ends (seconds since the epoch; inf: none runs).
+        ends = float("inf")
+        asked = 0.0
+
+        def follow(self) -> None:
+            self.told = 0
+            self.wake = Event()
+            if _PUSH:
+                gevent.spawn(_listen, self.host, self.table, self.tell)
+            elif self.table not in _CLOCKS:
+                _CLOCKS.add(self.table)
+                gevent.spawn(_listen, self.host, self.table, lambda _version: None)
+
+        def tell(self, version: int) -> None:
+            if version > self.held:
+                self.told = max(self.told, version)
+                self.wake.set()
+
+        def await_change(self, until: float = float("inf")) -> None:
+            """Push: wait for a new version, the countdown's end, the safety net's 15 s,
+            or ``until`` (a player's mind made up)."""
+            if not _PUSH:
+                return
+            deadline = min(self.ends, self.asked + 15, until)
+            self.wake.wait(max(0.0, deadline - time.time()))
+            self.wake.clear()
+            if self.ends <= time.time():
+                self.ends = time.time() + 1  # the page asks each second until it moves
 
         def poll(self) -> None:
+            if (
+                _PUSH
+                and self.told <= self.held
+                and self.ends > time.time()
+                and time.time() - self.asked < 15
+            ):
+                return  # woken for a player's own decision: nothing new to ask for
             headers = {"HX-Request": "true"}
             if self.etag:
                 headers["If-None-Match"] = self.etag
+            self.asked = time.time()
             response = self.client.get(
                 f"/tables/{self.table}/state/", headers=headers, name="state"
             )
             if response.status_code == 200:
-                self.etag, self.shown = response.headers.get("ETag", ""), response.text
+                self.hold(response.headers.get("ETag", ""), response.text)
+
+        def hold(self, etag: str, shown: str) -> None:
+            """A new view held: the delays from each move it shows to now."""
+            now = time.time()
+            self.etag, self.shown = etag, shown
+            version = _VERSION.search(shown)
+            left = _SECONDS_LEFT.search(shown)
+            self.ends = now + int(left.group(1)) if left else float("inf")
+            if version is None:
+                return
+            held, self.held = self.held, int(version.group(1))
+            for moved in range(held + 1, self.held + 1):
+                told = _TOLD.get((self.table, moved))
+                if held and told is not None:
+                    self.environment.events.request.fire(
+                        request_type="DELAY", name="move→view",
+                        response_time=max(0.0, (now - told) * 1000), response_length=0,
+                        exception=None, context={},
+                    )  # fmt: skip
 
     class Watcher(_Viewer):
         """A guest watching a table."""
@@ -307,13 +447,16 @@ if os.environ.get("BENCH_LIVE_PLAN"):
             tables = _PLAN["tables"]
             self.table = tables[next(_watcher_numbers) % len(tables)]
             self.client.get(f"/tables/{self.table}/", name="page")  # a session, a CSRF cookie
+            self.follow()
 
         @task
         def watch(self) -> None:
+            self.await_change()
             self.poll()
 
     class Player(_Viewer):
-        """An account seated at a table: bets when betting opens, acts when asked."""
+        """An account seated at a table: bets when betting opens, acts when asked, each
+        after a moment's thought (0.5 to 2.5 s, as a person decides)."""
 
         fixed_count = len(_PLAN["players"])
 
@@ -324,24 +467,44 @@ if os.environ.get("BENCH_LIVE_PLAN"):
             self.client.cookies.set("csrftoken", _PLAN["csrf"])
             self.has_bet = False
             self.rng = random.Random(self.seat)
+            #: The version whose decision or bet is being thought over, and when it is made.
+            self.pondered = (0, 0.0)
+            self.arrives = _BEGAN + _PLAN["tables"].index(self.table) % 10 * 0.5
+            self.follow()
 
         @task
         def play(self) -> None:
+            if self.pondered[0]:
+                self.await_change(until=self.pondered[1])
+            else:
+                self.await_change(
+                    until=self.arrives if self.arrives > time.time() else float("inf")
+                )
             self.poll()
+            if time.time() < self.arrives:
+                return
             stage = _STAGE.search(self.shown)
             if stage is None or stage.group(1) != "betting":
                 self.has_bet = False
             actions = _ACTION.findall(self.shown)
+            bet = re.search(f'data-op="bet" data-seat="{self.seat}" data-amount="(\\d+)"',
+                            self.shown)  # fmt: skip
+            sit = f'data-op="sit" data-seat="{self.seat}"' in self.shown
+            if not (actions or sit or (bet and not self.has_bet)):
+                self.pondered = (0, 0.0)
+                return
+            if self.pondered[0] != self.held:  # something to decide: think first
+                self.pondered = (self.held, time.time() + self.rng.uniform(0.5, 2.5))
+            if time.time() < self.pondered[1]:
+                return
+            self.pondered = (0, 0.0)
             if actions:
                 self.order("act", action=self.choose(actions))
-            elif f'data-op="sit" data-seat="{self.seat}"' in self.shown:
+            elif sit:
                 self.order("sit", seat=self.seat)
-            elif not self.has_bet:
-                bet = re.search(f'data-op="bet" data-seat="{self.seat}" data-amount="(\\d+)"',
-                                self.shown)  # fmt: skip
-                if bet:
-                    self.has_bet = True
-                    self.order("bet", seat=self.seat, amount=int(bet.group(1)))
+            elif bet:
+                self.has_bet = True
+                self.order("bet", seat=self.seat, amount=int(bet.group(1)))
 
         def choose(self, actions: list[str]) -> str:
             if "hit" in actions and self.rng.random() < 1 / 3:
@@ -361,7 +524,7 @@ if os.environ.get("BENCH_LIVE_PLAN"):
                 if response.status_code != 200:
                     response.failure(f"HTTP {response.status_code}")
                     return
-                self.etag, self.shown = response.headers.get("ETag", ""), response.text
+                self.hold(response.headers.get("ETag", ""), response.text)
                 refusal = _REFUSAL.search(response.text)
                 if refusal:
                     response.failure(f"refused: {refusal.group(1).strip()}")

@@ -340,8 +340,14 @@ def _seat(
         can_bet=own and betting,
         can_bet_behind=not own and betting and at_table,
         can_pair=betting and at_table,
-        bet_amounts=(paired,) if paired is not None and seat.bet is None else amounts,
-        any_amount=paired is None or seat.bet is not None,
+        # Only one's own seats offer bets: another's is then drawn alike for every player
+        # (trainer/templatetags/shared_parts.py).
+        bet_amounts=()
+        if not own
+        else (paired,)
+        if paired is not None and seat.bet is None
+        else amounts,
+        any_amount=own and (paired is None or seat.bet is not None),
         preselect=tuple((a.value, str(ACTION_LABELS[a])) for a in choice.allowed)
         if choice is not None
         else (),

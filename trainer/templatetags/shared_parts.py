@@ -1,0 +1,96 @@
+"""``{% shared_part "name" value … %}…{% endshared_part %}``: a fragment drawn once for
+every viewer whose values are the same, then kept a few seconds (the ``live_fragments``
+cache).
+
+A busy live table's players each see a page of their own, but most of it — the dealer,
+each seat as the other players see it, the buttons beside it — is drawn from the same
+values for all of them, so it is the same HTML. A fragment is kept under a fingerprint of
+everything it is drawn from: the values named (plain values only, their every field and
+item, never an object's identity) and the language. A viewer is therefore handed only
+what their own values would have drawn: no one's private state (a decision, a choice
+made before one's turn, chips) can reach another's page. The CSRF token, each person's
+own, is drawn as a placeholder and put in for each viewer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+from fractions import Fraction
+
+from django import template
+from django.core.cache import caches
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.template.context import Context
+from django.utils.functional import Promise
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+register = template.Library()
+
+#: The cache the fragments are kept in (settings.CACHES): small entries, a few seconds.
+CACHE = "live_fragments"
+#: What a kept fragment holds in place of the viewer's CSRF token.
+CSRF_SLOT = "sharedpartcsrftokenslot"
+
+
+def fingerprint(value: object) -> str:
+    """Everything ``value`` holds, as text: equal for equal values, and an error for a
+    value it cannot see into (whose identity alone would name it).
+
+    >>> fingerprint((1, "a", None)) == fingerprint((1, "a", None)) != fingerprint((1, "a"))
+    True
+    """
+    if value is None or isinstance(value, bool | int | float | str | Fraction):
+        return f"{type(value).__name__}:{value!r}"
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__qualname__}.{value.name}"
+    if isinstance(value, Promise):  # a translation: its words in the active language
+        return fingerprint(str(value))
+    if isinstance(value, tuple | list):
+        return "(" + ",".join(fingerprint(item) for item in value) + ")"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = ",".join(
+            f"{field.name}={fingerprint(getattr(value, field.name))}"
+            for field in dataclasses.fields(value)
+        )
+        return f"{type(value).__qualname__}({fields})"
+    raise TypeError(f"a shared part cannot be keyed by a {type(value).__name__}")
+
+
+class SharedPartNode(template.Node):
+    """The fragment, drawn once per fingerprint of its values and language."""
+
+    def __init__(self, name: str, values: list[FilterExpression], nodelist: NodeList) -> None:
+        self.name = name
+        self.values = values
+        self.nodelist = nodelist
+
+    def render(self, context: Context) -> SafeString:
+        token = context.get("csrf_token")
+        if not token or str(token) == "NOTPROVIDED":  # no token to put in: drawn as it is
+            return mark_safe(self.nodelist.render(context))
+        parts = [self.name, get_language() or ""]
+        parts += [fingerprint(value.resolve(context)) for value in self.values]
+        key = "shared-part:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+        fragments = caches[CACHE]
+        html = fragments.get(key)
+        if html is None:
+            with context.push(csrf_token=CSRF_SLOT):
+                html = str(self.nodelist.render(context))
+            fragments.set(key, html)
+        return mark_safe(str(html).replace(CSRF_SLOT, conditional_escape(str(token))))
+
+
+@register.tag("shared_part")
+def shared_part(parser: Parser, token: Token) -> SharedPartNode:
+    """``{% shared_part "name" value … %}``: the fragment up to ``{% endshared_part %}``,
+    drawn once for all who draw it from the same values."""
+    bits = token.split_contents()
+    if len(bits) < 2 or bits[1][0] not in "\"'" or bits[1][0] != bits[1][-1]:
+        raise template.TemplateSyntaxError("shared_part takes a quoted name, then its values")
+    nodelist = parser.parse(("endshared_part",))
+    parser.delete_first_token()
+    return SharedPartNode(bits[1][1:-1], [parser.compile_filter(bit) for bit in bits[2:]], nodelist)
