@@ -1,4 +1,5 @@
-"""The engine's command line: ``play``, ``simulate``, ``chart``, ``ev`` and ``edge``.
+"""The engine's command line: ``play``, ``simulate``, ``chart``, ``ev``, ``edge``, ``eor``
+and ``indices``.
 
 Bad arguments, rules out of range included, print a usage message and exit with status 2.
 """
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine.cards import CARDS
+from engine.counting.effects import effects_of_removal
 from engine.errors import EngineError, IllegalActionError
 from engine.hand import hand_value
 from engine.round import Phase, Round
@@ -33,6 +35,8 @@ HELP = {
     "chart": "the exact basic-strategy chart of the rules",
     "ev": "each action's EV for one two-card hand (a natural: its value); JSON",
     "edge": "expected return of the chart and of optimal play; print JSON",
+    "eor": "effect on the expected return of removing one card of each rank; JSON",
+    "--strategy": "fixed: the full shoe's basic strategy held; optimal: re-optimised",
     "--set": "override a rule, e.g. --set decks=2 --set dealer_hits_soft_17=true",
     "--seed": "seed the shuffle (repeatable runs)",
     "--no-cache": "compute afresh (for benchmarks)",
@@ -78,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--hand", required=True, help=HELP["--hand"])
     ev.add_argument("--up", required=True, help=HELP["--up"])
     analysed("edge")
+    eor = commands.add_parser("eor", help=HELP["eor"])
+    with_rules(eor)
+    eor.add_argument("--strategy", choices=("fixed", "optimal"), default="fixed",
+                     help=HELP["--strategy"])  # fmt: skip
     return parser
 
 
@@ -124,6 +132,10 @@ def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) 
         return 0
     if args.command == "play":
         return _play(rules, args, stdin, stdout)
+    if args.command == "eor":
+        effects = effects_of_removal(rules, args.strategy)
+        print(json.dumps(effects.to_json()), file=stdout)
+        return 0
     strategy = compute_strategy(rules) if args.no_cache else strategy_for(rules)
     if args.command == "chart":
         print(

@@ -1,0 +1,1 @@
+"""Card counting: counting systems, true counts, effects of removal, ratings, index plays."""
