@@ -11,10 +11,14 @@ import json
 import random
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TextIO
 
 from engine.cards import CARDS
 from engine.counting.effects import effects_of_removal
+from engine.counting.indices import compute_indices
+from engine.counting.systems import SYSTEMS
+from engine.counting.true_count import DEFAULT_METHOD, Conversion, DeckEstimate, TrueCountMethod
 from engine.errors import EngineError, IllegalActionError
 from engine.hand import hand_value
 from engine.round import Phase, Round
@@ -37,6 +41,12 @@ HELP = {
     "edge": "expected return of the chart and of optimal play; print JSON",
     "eor": "effect on the expected return of removing one card of each rank; JSON",
     "--strategy": "fixed: the full shoe's basic strategy held; optimal: re-optimised",
+    "indices": "index plays computed for the rules and a counting system; JSON",
+    "--system": "the counting system, e.g. hi-lo, ko, zen",
+    "--estimate": "how finely the decks left are judged",
+    "--rounding": "how the true count is made a whole number",
+    "--penetration": "share of the shoe dealt before the shuffle, e.g. 0.75 (default: the rules')",
+    "--per-count": "shoes analysed exactly per true count (more: slower, less noise)",
     "--set": "override a rule, e.g. --set decks=2 --set dealer_hits_soft_17=true",
     "--seed": "seed the shuffle (repeatable runs)",
     "--no-cache": "compute afresh (for benchmarks)",
@@ -86,6 +96,24 @@ def _parser() -> argparse.ArgumentParser:
     with_rules(eor)
     eor.add_argument("--strategy", choices=("fixed", "optimal"), default="fixed",
                      help=HELP["--strategy"])  # fmt: skip
+    indices = commands.add_parser("indices", help=HELP["indices"])
+    with_rules(indices)
+    indices.add_argument("--system", required=True, choices=sorted(SYSTEMS),
+                         help=HELP["--system"])  # fmt: skip
+    indices.add_argument(
+        "--estimate",
+        choices=[e.value for e in DeckEstimate],
+        default=DEFAULT_METHOD.estimate.value,
+        help=HELP["--estimate"],
+    )
+    indices.add_argument(
+        "--rounding",
+        choices=[c.value for c in Conversion],
+        default=DEFAULT_METHOD.conversion.value,
+        help=HELP["--rounding"],
+    )
+    indices.add_argument("--penetration", type=_share, help=HELP["--penetration"])
+    indices.add_argument("--per-count", type=_positive, default=12, help=HELP["--per-count"])
     return parser
 
 
@@ -96,6 +124,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value
+
+
+def _share(text: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text}")
     return value
 
 
@@ -132,6 +170,17 @@ def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) 
         return 0
     if args.command == "play":
         return _play(rules, args, stdin, stdout)
+    if args.command == "indices":
+        table = compute_indices(
+            rules,
+            SYSTEMS[args.system],
+            method=TrueCountMethod(DeckEstimate(args.estimate), Conversion(args.rounding)),
+            penetration=args.penetration,
+            per_count=args.per_count,
+            seed=26 if args.seed is None else args.seed,
+        )
+        print(json.dumps(table.to_json()), file=stdout)
+        return 0
     if args.command == "eor":
         effects = effects_of_removal(rules, args.strategy)
         print(json.dumps(effects.to_json()), file=stdout)

@@ -38,63 +38,76 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.chart_vocabulary import ROWS, RowKind, RowLabel
-from engine.counting.effects import RANK_KEYS
+from engine.counting.systems import HI_LO, CountingSystem
+from engine.counting.true_count import (
+    CARDS_PER_DECK,
+    DEFAULT_METHOD,
+    Conversion,
+    TrueCountMethod,
+)
 from engine.errors import EngineError
 from engine.rules import Rules
 from engine.strategy.analysis import Analysis, up_key
 from engine.strategy.chart import deal_probability, two_card_hands
 
 __all__ = [
-    "ESTIMATES",
-    "ROUNDINGS",
     "IndexEntry",
     "IndexTable",
     "compute_indices",
+    "insurance_break_even",
+    "mean_tags",
     "true_counts",
 ]
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
-#: How finely a player estimates the decks left, in decks (None: exactly).
-ESTIMATES: dict[str, float | None] = {"full": 1.0, "half": 0.5, "quarter": 0.25, "exact": None}
-Rounding = Literal["floor", "truncate", "round"]
-ROUNDINGS: tuple[str, ...] = ("floor", "truncate", "round")
 ACTIONS: tuple[str, ...] = ("stand", "hit", "double", "split", "surrender")
 
 
 def true_counts(
-    running: Floats, cards_left: Ints, *, estimate: str = "half", rounding: str = "floor"
+    running: Floats, cards_left: Ints, method: TrueCountMethod = DEFAULT_METHOD
 ) -> Floats:
-    """True counts as a player works them out: the running count over the decks left,
-    estimated to the nearest ``estimate`` (never below one step), then converted.
+    """`engine.counting.true_count.true_count` for many shoes at once: the running count
+    over the decks left as the player estimates them, converted as the player does.
 
-    >>> counts = true_counts(np.array([-1.0, 7.0, 5.0]), np.array([104, 78, 26]))
-    >>> counts.tolist()
-    [-1.0, 4.0, 10.0]
-    >>> true_counts(np.array([-1.0]), np.array([104]), rounding="truncate").tolist()
-    [-0.0]
+    Exact like it: the decks are a whole number ``k`` of estimate steps of ``1/s`` deck,
+    so the quotient is ``running * s / k``, exact in floating point whenever it is a whole
+    number or a half, the only places where a conversion can go either way.
+
+    >>> from engine.counting.true_count import true_count
+    >>> counts = true_counts(np.array([-1.0, 7.0, 5.0]), np.array([104, 90, 26]))
+    >>> counts.tolist() == [true_count(-1, 104), true_count(7, 90), true_count(5, 26)]
+    True
     """
-    if estimate not in ESTIMATES:
-        raise EngineError(f"estimate is one of {', '.join(ESTIMATES)}, not {estimate!r}")
-    if rounding not in ROUNDINGS:
-        raise EngineError(f"rounding is one of {', '.join(ROUNDINGS)}, not {rounding!r}")
-    decks = cards_left / 52
-    step = ESTIMATES[estimate]
-    if step is not None:
-        decks = np.maximum(np.floor(decks / step + 0.5) * step, step)
-    exact = running / np.maximum(decks, 1 / 52)
-    if rounding == "floor":
-        return np.floor(exact)
-    if rounding == "truncate":
-        return np.trunc(exact)
-    return np.floor(exact + 0.5)
+    per_deck = int(1 / method.estimate.step)  # estimate steps per deck: 1, 2, 4 or 52
+    steps = np.maximum(np.floor(cards_left * per_deck / CARDS_PER_DECK + 0.5), 1)
+    quotient = running * per_deck / steps
+    if method.conversion is Conversion.FLOOR:
+        return np.floor(quotient)
+    if method.conversion is Conversion.TRUNCATE:
+        return np.trunc(quotient)
+    return np.sign(quotient) * np.floor(np.abs(quotient) + 0.5)
+
+
+def mean_tags(system: CountingSystem) -> dict[str, float]:
+    """Each rank's tag averaged over its cards (Red 7's sevens: half of them count +1).
+
+    >>> from engine.counting.systems import RED_7
+    >>> mean_tags(RED_7)["7"], mean_tags(HI_LO)["7"]
+    (0.5, 0.0)
+    """
+    red = dict(system.red_tags)
+    return {
+        rank: float((tag + red[rank]) / 2) if rank in red else float(tag)
+        for rank, tag in system.tags_by_rank.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -128,9 +141,8 @@ class IndexTable:
     """Every index play found for one rules set, system and true-count method."""
 
     rules: Rules
-    system: str
-    estimate: str
-    rounding: str
+    system: CountingSystem
+    method: TrueCountMethod
     penetration: Fraction
     counts: tuple[int, ...]
     per_count: int
@@ -142,9 +154,13 @@ class IndexTable:
     seconds: float = field(compare=False, default=0.0)
 
     def find(self, row: str, up: str, play: str) -> IndexEntry | None:
-        """The entry for ``play`` in the cell, if the range holds its index."""
+        """The cell's entry that has ``play`` on either side, if the range holds one."""
         return next(
-            (e for e in self.entries if (e.row, e.up) == (row, up) and play in (e.play, e.otherwise)),
+            (
+                entry
+                for entry in self.entries
+                if (entry.row, entry.up) == (row, up) and play in (entry.play, entry.otherwise)
+            ),
             None,
         )
 
@@ -152,9 +168,9 @@ class IndexTable:
         """The ``indices`` command's object."""
         return {
             "rules": self.rules.name,
-            "system": self.system,
-            "estimate": self.estimate,
-            "rounding": self.rounding,
+            "system": self.system.key,
+            "estimate": self.method.estimate.value,
+            "rounding": self.method.conversion.value,
             "penetration": float(self.penetration),
             "true_counts": [min(self.counts), max(self.counts)],
             "method": {
@@ -163,48 +179,121 @@ class IndexTable:
                 "depth": "uniform from the top of the shoe to the cut card",
                 "seed": self.seed,
             },
-            "insurance_break_even": self.insurance_break_even,
+            "insurance_break_even": (
+                None if math.isnan(self.insurance_break_even) else self.insurance_break_even
+            ),
             "seconds": self.seconds,
             "indices": [entry.to_json() for entry in self.entries],
         }
 
 
-#: Tags in the analysis's rank order (index 0 the ace, 9 the ten-values).
-def _by_index(tags: Mapping[str, float]) -> Floats:
-    missing = [rank for rank in RANK_KEYS if rank not in tags]
-    if missing:
-        raise EngineError(f"a tag is needed for every rank: {', '.join(missing)}")
-    order = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
-    return np.array([float(tags[rank]) for rank in order])
+#: The analysis's rank order (index 0 the ace, 9 the ten-values) as a count names ranks.
+_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+
+@dataclass(frozen=True)
+class _Pool:
+    """Shoes as a player meets them: cards dealt (rank counts, the analysis's order) and
+    the running count of each, drawn with every card's own tag (Red 7's red sevens)."""
+
+    shoe: Ints
+    dealt: Ints
+    running: Floats
+    left: Ints
+
+    @classmethod
+    def draw(
+        cls, shoe: Ints, system: CountingSystem, decks: int, penetration: Fraction, size: int,
+        rng: np.random.Generator,
+    ) -> _Pool:  # fmt: skip
+        """Depths uniform from the top to the cut card, then that many cards at random."""
+        tags = system.tags_by_rank
+        red = dict(system.red_tags)
+        # Kinds of card with one tag each: a rank, or its black and its red halves.
+        kinds: list[tuple[int, int, float]] = []  # (rank index, cards, tag)
+        for index, rank in enumerate(_ORDER):
+            if rank in red:
+                half = int(shoe[index]) // 2
+                kinds += [(index, half, float(tags[rank])), (index, half, float(red[rank]))]
+            else:
+                kinds.append((index, int(shoe[index]), float(tags[rank])))
+        cards = np.array([kind[1] for kind in kinds], dtype=np.int64)
+        kind_tags = np.array([kind[2] for kind in kinds])
+        to_rank = np.zeros((len(kinds), 10), dtype=np.int64)
+        to_rank[np.arange(len(kinds)), [kind[0] for kind in kinds]] = 1
+        total = int(shoe.sum())
+        cut = max(int(penetration * total), 1)
+        depths = np.sort(rng.integers(0, cut + 1, size=size))
+        drawn = np.zeros((size, len(kinds)), dtype=np.int64)
+        unique, starts = np.unique(depths, return_index=True)
+        stops = [*starts[1:].tolist(), size]
+        for depth, start, stop in zip(unique.tolist(), starts.tolist(), stops, strict=True):
+            drawn[start:stop] = rng.multivariate_hypergeometric(cards, depth, size=stop - start)
+        running = float(system.initial_count(decks)) + drawn @ kind_tags
+        return cls(shoe, drawn @ to_rank, running, total - depths)
+
+
+def insurance_break_even(
+    rules: Rules,
+    system: CountingSystem = HI_LO,
+    *,
+    penetration: Fraction | None = None,
+    pool: int = 200_000,
+    seed: int = 26,
+) -> float:
+    """The unrounded true count (exact decks left) at which insurance breaks even, from
+    ``pool`` shoes as a player meets them (see the module); NaN if it never does there.
+
+    >>> from engine.rules import AMERICAN
+    >>> round(insurance_break_even(AMERICAN, pool=20_000), 1)
+    2.8
+    """
+    full = np.array([4 * rules.decks] * 9 + [16 * rules.decks], dtype=np.int64)
+    shoes = _Pool.draw(full, system, rules.decks, _penetration(rules, penetration), pool,
+                       np.random.default_rng(seed))  # fmt: skip
+    return _insurance(rules, shoes, _tags(system), DEFAULT_METHOD)[1]
+
+
+def _penetration(rules: Rules, penetration: Fraction | float | None) -> Fraction:
+    found = rules.penetration if penetration is None else Fraction(penetration)
+    if not 0 < found < 1:
+        raise EngineError(f"penetration is a share of the shoe between 0 and 1, not {found}")
+    return found
+
+
+def _tags(system: CountingSystem) -> Floats:
+    """Mean tags in the analysis's rank order."""
+    tags = mean_tags(system)
+    return np.array([tags[rank] for rank in _ORDER])
 
 
 def _candidate_rows(rules: Rules, rows: Iterable[str] | None) -> list[str]:
     wanted = list(ROWS) if rows is None else list(rows)
     splits = rules.max_hands >= 2
+    unknown = [row for row in wanted if row not in ROWS]
+    if unknown:
+        raise EngineError(f"not a chart row: {', '.join(unknown)}")
     return [
         row
         for row in wanted
-        if row in ROWS
-        and two_card_hands(row)
-        and (splits or RowLabel.of(row).kind is not RowKind.PAIR)
+        if two_card_hands(row) and (splits or RowLabel.of(row).kind is not RowKind.PAIR)
     ]
 
 
 class _Sums:
-    """Per cell and true count: situation weight, weight with no dealer natural, and the
-    weighed raw EV of each action; and how many shoes met it."""
+    """Per cell (row, up) and true count: the situations' weight, their weight with no
+    dealer natural, the weighed raw EV of each action, and how many shoes met them."""
 
     def __init__(self, counts: tuple[int, ...]) -> None:
         self.low = min(counts)
-        size = len(counts)
+        self.size = len(counts)
         self.weight: dict[tuple[str, int], Floats] = {}
         self.no_natural: dict[tuple[str, int], Floats] = {}
         self.ev: dict[tuple[str, int], dict[str, Floats]] = {}
         self.shoes: dict[tuple[str, int], Ints] = {}
-        self.size = size
 
     def add(self, cell: tuple[str, int], t: int, weight: float, no_natural: float,
-            evs: Mapping[str, float | None], shoe_seen: bool) -> None:  # fmt: skip
+            evs: Mapping[str, float | None], new_shoe: bool) -> None:  # fmt: skip
         at = t - self.low
         if cell not in self.weight:
             self.weight[cell] = np.zeros(self.size)
@@ -213,8 +302,7 @@ class _Sums:
             self.ev[cell] = {}
         self.weight[cell][at] += weight
         self.no_natural[cell][at] += weight * no_natural
-        if not shoe_seen:
-            self.shoes[cell][at] += 1
+        self.shoes[cell][at] += new_shoe
         for action, ev in evs.items():
             if ev is not None:
                 self.ev[cell].setdefault(action, np.zeros(self.size))[at] += weight * ev
@@ -222,51 +310,34 @@ class _Sums:
 
 def compute_indices(
     rules: Rules,
-    tags: Mapping[str, float],
+    system: CountingSystem = HI_LO,
     *,
-    system: str = "custom",
-    initial_running_count: float = 0.0,
-    estimate: str = "half",
-    rounding: str = "floor",
-    penetration: Fraction | None = None,
+    method: TrueCountMethod = DEFAULT_METHOD,
+    penetration: Fraction | float | None = None,
     counts: Iterable[int] = range(-4, 9),
     per_count: int = 12,
     rows: Iterable[str] | None = None,
     pool: int = 40_000,
     seed: int = 26,
 ) -> IndexTable:
-    """The index table of ``rules`` for a system's ``tags`` (keys "2" … "10", "A"), from
-    ``per_count`` exactly analysed shoes per true count of ``counts`` (see the module)."""
+    """The index table of ``rules`` for ``system`` counted by ``method``, from
+    ``per_count`` exactly analysed shoes per true count of ``counts`` drawn from ``pool``
+    shoes (see the module); ``rows`` limits it to some chart rows (all by default)."""
     started = time.perf_counter()
     true_count_range = tuple(sorted(set(counts)))
-    if not true_count_range or per_count < 1 or pool < 1:
-        raise EngineError("give at least one true count, one shoe per count and a pool")
-    penetration = rules.penetration if penetration is None else Fraction(penetration)
-    if not 0 < penetration < 1:
-        raise EngineError(f"penetration is a share of the shoe between 0 and 1, not {penetration}")
-    by_index = _by_index(tags)
-    true_counts(np.zeros(1), np.ones(1, dtype=np.int64), estimate=estimate, rounding=rounding)
+    if len(true_count_range) < 2 or per_count < 1 or pool < 1:
+        raise EngineError("give two true counts or more, one shoe per count and a pool")
+    candidate_rows = _candidate_rows(rules, rows)
     full = Analysis(rules)
-    shoe = full.full
-    size = int(shoe.sum())
-    cut = max(int(penetration * size), 1)
     rng = np.random.default_rng(seed)
+    shoes = _Pool.draw(full.full, system, rules.decks, _penetration(rules, penetration), pool,
+                       rng)  # fmt: skip
+    tags = _tags(system)
+    insurance, break_even = _insurance(rules, shoes, tags, method)
 
-    # 1. The pool: depths uniform to the cut card, then that many cards dealt at random.
-    depths = np.sort(rng.integers(0, cut + 1, size=pool))
-    dealt = np.zeros((pool, 10), dtype=np.int64)
-    unique, starts = np.unique(depths, return_index=True)
-    bounds = [*starts[1:].tolist(), pool]
-    for depth, start, stop in zip(unique.tolist(), starts.tolist(), bounds, strict=True):
-        dealt[start:stop] = rng.multivariate_hypergeometric(shoe, depth, size=stop - start)
-    running = initial_running_count + dealt @ by_index
-    left = size - depths
-
-    insurance = _insurance(rules, shoe, dealt, running, left, by_index, estimate, rounding)
-
-    # 2. Shoes to analyse: up to per_count at random for each count (a margin either side,
+    # Shoes to analyse: up to per_count at random for each count (a margin either side,
     # as the hand and the up card move a situation's count off its shoe's).
-    prior = true_counts(running, left, estimate=estimate, rounding=rounding)
+    prior = true_counts(shoes.running, shoes.left, method)
     low, high = min(true_count_range), max(true_count_range)
     chosen: list[int] = []
     weights: list[float] = []
@@ -278,61 +349,64 @@ def compute_indices(
         chosen += taken.tolist()
         weights += [len(members) / len(taken) / pool] * len(taken)
 
-    # 3. Every situation of every analysed shoe, by cell and true count.
-    candidate_rows = _candidate_rows(rules, rows)
     sums = _Sums(true_count_range)
     for member, weight in zip(chosen, weights, strict=True):
-        remaining = shoe - dealt[member]
-        analysis = Analysis(rules, remaining.tolist())
-        met: set[tuple[str, int, int]] = set()  # (row, up, count): this shoe counted there
-        for row in candidate_rows:
-            for first, second in two_card_hands(row):
-                hand = np.zeros(10, dtype=np.int64)
-                hand[first] += 1
-                hand[second] += 1
-                if (hand > remaining).any():
-                    continue
-                q = analysis.base.hands.index[tuple(hand.tolist())]
-                seen = running[member] + by_index[first] + by_index[second]
-                for up in range(10):
-                    if (hand + (np.arange(10) == up) > remaining).any():
-                        continue
-                    t = int(
-                        true_counts(
-                            np.array([seen + by_index[up]]),
-                            np.array([left[member] - 3]),
-                            estimate=estimate,
-                            rounding=rounding,
-                        )[0]
-                    )
-                    if not low <= t <= high:
-                        continue
-                    chance = deal_probability(analysis, tuple(hand.tolist()), up)
-                    evs = analysis.two_card_evs(first, second, up, raw=True).as_dict()
-                    no_natural = float(analysis.base.no_natural[q, up])
-                    sums.add((row, up), t, weight * chance, no_natural, evs,
-                             shoe_seen=(row, up, t) in met)  # fmt: skip
-                    met.add((row, up, t))
+        _add_situations(rules, shoes, member, weight, tags, method, candidate_rows, sums)
 
-    # 4. Against each cell's basic-strategy action, the threshold that earns the most.
-    entries = [insurance[0]] if insurance[0] is not None else []
+    entries = [] if insurance is None else [insurance]
     for row in candidate_rows:
         for up in range(10):
             entries += _cell_entries(full, sums, row, up, true_count_range)
     return IndexTable(
         rules=rules,
         system=system,
-        estimate=estimate,
-        rounding=rounding,
-        penetration=penetration,
+        method=method,
+        penetration=_penetration(rules, penetration),
         counts=true_count_range,
         per_count=per_count,
         seed=seed,
         entries=tuple(entries),
-        insurance_break_even=insurance[1],
+        insurance_break_even=break_even,
         shoes_analysed=len(chosen),
         seconds=time.perf_counter() - started,
     )
+
+
+def _add_situations(
+    rules: Rules,
+    shoes: _Pool,
+    member: int,
+    weight: float,
+    tags: Floats,
+    method: TrueCountMethod,
+    rows: list[str],
+    sums: _Sums,
+) -> None:
+    """Analyse one pool shoe exactly and add each of its situations to ``sums``."""
+    remaining = shoes.shoe - shoes.dealt[member]
+    analysis = Analysis(rules, remaining.tolist())
+    low, high = sums.low, sums.low + sums.size - 1
+    met: set[tuple[str, int, int]] = set()  # (row, up, count) this shoe has added to
+    for row in rows:
+        for first, second in two_card_hands(row):
+            hand = np.zeros(10, dtype=np.int64)
+            hand[first] += 1
+            hand[second] += 1
+            if (hand > remaining).any():
+                continue
+            q = analysis.base.hands.index[tuple(hand.tolist())]
+            seen = shoes.running[member] + tags[first] + tags[second] + tags
+            counts = true_counts(seen, np.full(10, shoes.left[member] - 3), method)
+            for up in range(10):
+                t = int(counts[up])
+                if not low <= t <= high or hand[up] + 1 > remaining[up]:
+                    continue
+                chance = deal_probability(analysis, hand.tolist(), up)
+                evs = analysis.two_card_evs(first, second, up, raw=True).as_dict()
+                no_natural = float(analysis.base.no_natural[q, up])
+                sums.add((row, up), t, weight * chance, no_natural, evs,
+                         new_shoe=(row, up, t) not in met)  # fmt: skip
+                met.add((row, up, t))
 
 
 def _basic_action(full: Analysis, row: str, up: int) -> tuple[str, dict[str, float]]:
@@ -397,49 +471,40 @@ def _cell_entries(
                     for t, d, ok in zip(counts, difference, seen, strict=True)
                     if ok
                 },
-                shoes={
-                    t: int(n) for t, n in zip(counts, sums.shoes[cell], strict=True) if n
-                },
+                shoes={t: int(n) for t, n in zip(counts, sums.shoes[cell], strict=True) if n},
             )
         )
     return found
 
 
 def _insurance(
-    rules: Rules,
-    shoe: Ints,
-    dealt: Ints,
-    running: Floats,
-    left: Ints,
-    by_index: Floats,
-    estimate: str,
-    rounding: str,
+    rules: Rules, shoes: _Pool, tags: Floats, method: TrueCountMethod
 ) -> tuple[IndexEntry | None, float]:
     """Insurance against the ace up, over the whole pool: its entry, and the unrounded
     true count (exact decks left) at which it breaks even."""
     if not rules.insurance:
         return None, math.nan
-    remaining = shoe - dealt
+    remaining = shoes.shoe - shoes.dealt
     possible = remaining[:, 0] > 0
-    remaining, running, left = remaining[possible], running[possible], left[possible]
-    seen = running + by_index[0]  # the ace up is counted
-    unseen = left - 1
+    remaining = remaining[possible]
+    seen = shoes.running[possible] + tags[0]  # the ace up is counted
+    unseen = shoes.left[possible] - 1
     pays = float(rules.insurance_pays)
     # The insurance bet is half the initial bet: it wins `pays` to one on a ten-value hole.
     ten = remaining[:, 9] / unseen
     difference = 0.5 * ((pays + 1) * ten - 1)
-    rounded = true_counts(seen, unseen, estimate=estimate, rounding=rounding)
-    exact = seen / (unseen / 52)
-    low, high = int(rounded.min()), int(rounded.max())
-    counts = tuple(range(max(low, -10), min(high, 15) + 1))
-    means = np.array([difference[rounded == t].mean() if (rounded == t).any() else 0.0
-                      for t in counts])  # fmt: skip
+    rounded = true_counts(seen, unseen, method)
+    exact = seen * CARDS_PER_DECK / unseen
+    counts = tuple(range(max(int(rounded.min()), -10), min(int(rounded.max()), 15) + 1))
     frequency = np.array([(rounded == t).sum() for t in counts], dtype=np.float64)
+    means = np.array([difference[rounded == t].mean() if n else 0.0
+                      for t, n in zip(counts, frequency, strict=True)])  # fmt: skip
     rule = _threshold(means, frequency, counts)
     break_even = _break_even(exact, difference)
     if rule is None:
         return None, break_even
     index, above, _ = rule
+    sign = 1.0 if above else -1.0
     entry = IndexEntry(
         row="insurance",
         up="A",
@@ -447,9 +512,7 @@ def _insurance(
         otherwise="decline" if above else "insure",
         index=index,
         ev_difference={
-            t: float(m) if above else -float(m)
-            for t, m, n in zip(counts, means, frequency, strict=True)
-            if n
+            t: sign * float(m) for t, m, n in zip(counts, means, frequency, strict=True) if n
         },
         shoes={t: int(n) for t, n in zip(counts, frequency, strict=True) if n},
     )
@@ -457,18 +520,19 @@ def _insurance(
 
 
 def _break_even(exact: Floats, difference: Floats) -> float:
-    """Where the average difference crosses zero as the unrounded count rises: the pool
-    binned by a quarter of a count, the crossing between the two bins that straddle it."""
-    bins = np.floor(exact * 4)
+    """Where the difference, as a function of the unrounded count, crosses zero: found
+    from the pool's average by tenths of a count, then a straight line fitted by least
+    squares to every shoe within one count of that first crossing (the difference is
+    close to linear there; a line through two bins' averages would follow their noise)."""
+    bins = np.floor(exact * 10)
     keys, inverse = np.unique(bins, return_inverse=True)
-    totals = np.bincount(inverse, weights=difference)
     sizes = np.bincount(inverse)
-    where = np.bincount(inverse, weights=exact) / sizes
-    means = totals / sizes
-    enough = sizes >= 50
-    where, means = where[enough], means[enough]
-    for at in range(1, len(means)):
-        if means[at - 1] < 0 <= means[at]:
-            share = -means[at - 1] / (means[at] - means[at - 1])
-            return float(where[at - 1] + share * (where[at] - where[at - 1]))
-    return math.nan
+    means = np.bincount(inverse, weights=difference) / sizes
+    enough = sizes >= 20
+    places, means = (keys[enough] + 0.5) / 10, means[enough]
+    rising = np.flatnonzero((means[:-1] < 0) & (means[1:] >= 0))
+    if not len(rising):
+        return math.nan
+    near = np.abs(exact - places[rising[0]]) <= 1
+    slope, intercept = np.polyfit(exact[near], difference[near], 1)
+    return float(-intercept / slope)
