@@ -240,18 +240,22 @@ def insurance_break_even(
     penetration: Fraction | None = None,
     pool: int = 200_000,
     seed: int = 26,
+    count_ace_up: bool = True,
 ) -> float:
     """The unrounded true count (exact decks left) at which insurance breaks even, from
     ``pool`` shoes as a player meets them (see the module); NaN if it never does there.
 
+    A player counts the ace up before deciding (``count_ace_up``); leaving it out gives
+    the figures some tables quote (docs/counting.md).
+
     >>> from engine.rules import AMERICAN
     >>> round(insurance_break_even(AMERICAN, pool=20_000), 1)
-    2.8
+    2.7
     """
     full = np.array([4 * rules.decks] * 9 + [16 * rules.decks], dtype=np.int64)
     shoes = _Pool.draw(full, system, rules.decks, _penetration(rules, penetration), pool,
                        np.random.default_rng(seed))  # fmt: skip
-    return _insurance(rules, shoes, _tags(system), DEFAULT_METHOD)[1]
+    return _insurance(rules, shoes, _tags(system), DEFAULT_METHOD, count_ace_up)[1]
 
 
 def _penetration(rules: Rules, penetration: Fraction | float | None) -> Fraction:
@@ -478,7 +482,7 @@ def _cell_entries(
 
 
 def _insurance(
-    rules: Rules, shoes: _Pool, tags: Floats, method: TrueCountMethod
+    rules: Rules, shoes: _Pool, tags: Floats, method: TrueCountMethod, count_ace_up: bool = True
 ) -> tuple[IndexEntry | None, float]:
     """Insurance against the ace up, over the whole pool: its entry, and the unrounded
     true count (exact decks left) at which it breaks even."""
@@ -487,7 +491,7 @@ def _insurance(
     remaining = shoes.shoe - shoes.dealt
     possible = remaining[:, 0] > 0
     remaining = remaining[possible]
-    seen = shoes.running[possible] + tags[0]  # the ace up is counted
+    seen = shoes.running[possible] + (tags[0] if count_ace_up else 0.0)
     unseen = shoes.left[possible] - 1
     pays = float(rules.insurance_pays)
     # The insurance bet is half the initial bet: it wins `pays` to one on a ten-value hole.
