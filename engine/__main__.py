@@ -40,11 +40,11 @@ HELP = {
     "ev": "each action's EV for one two-card hand (a natural: its value); JSON",
     "edge": "expected return of the chart and of optimal play; print JSON",
     "eor": "effect on the expected return of removing one card of each rank; JSON",
-    "--strategy": "fixed: the full shoe's basic strategy held; optimal: re-optimised",
+    "--strategy": "fixed (default): the full shoe's basic strategy held; optimal: re-optimised",
     "indices": "index plays computed for the rules and a counting system; JSON",
-    "--system": "the counting system, e.g. hi-lo, ko, zen",
-    "--estimate": "how finely the decks left are judged",
-    "--rounding": "how the true count is made a whole number",
+    "--system": "the counting system: " + ", ".join(sorted(SYSTEMS)),
+    "--estimate": "how finely the decks left are judged: full, half (default), quarter, exact",
+    "--rounding": "how the true count is made whole: floor (default), truncate, round",
     "--penetration": "share of the shoe dealt before the shuffle, e.g. 0.75 (default: the rules')",
     "--per-count": "shoes analysed exactly per true count (more: slower, less noise)",
     "--set": "override a rule, e.g. --set decks=2 --set dealer_hits_soft_17=true",
@@ -95,25 +95,28 @@ def _parser() -> argparse.ArgumentParser:
     eor = commands.add_parser("eor", help=HELP["eor"])
     with_rules(eor)
     eor.add_argument("--strategy", choices=("fixed", "optimal"), default="fixed",
-                     help=HELP["--strategy"])  # fmt: skip
+                     metavar="S", help=HELP["--strategy"])  # fmt: skip
     indices = commands.add_parser("indices", help=HELP["indices"])
     with_rules(indices)
-    indices.add_argument("--system", required=True, choices=sorted(SYSTEMS),
+    indices.add_argument("--system", required=True, choices=sorted(SYSTEMS), metavar="S",
                          help=HELP["--system"])  # fmt: skip
     indices.add_argument(
         "--estimate",
         choices=[e.value for e in DeckEstimate],
         default=DEFAULT_METHOD.estimate.value,
+        metavar="E",
         help=HELP["--estimate"],
     )
     indices.add_argument(
         "--rounding",
         choices=[c.value for c in Conversion],
         default=DEFAULT_METHOD.conversion.value,
+        metavar="R",
         help=HELP["--rounding"],
     )
-    indices.add_argument("--penetration", type=_share, help=HELP["--penetration"])
-    indices.add_argument("--per-count", type=_positive, default=12, help=HELP["--per-count"])
+    indices.add_argument("--penetration", type=_share, metavar="P", help=HELP["--penetration"])
+    indices.add_argument("--per-count", type=_positive, default=12, metavar="K",
+                         help=HELP["--per-count"])  # fmt: skip
     return parser
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.__main__ import main
+from engine.__main__ import HELP, main
 from engine.counting.indices import compute_indices, insurance_break_even, true_counts
 from engine.counting.systems import HI_LO, KO, RED_7
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod, true_count
@@ -248,3 +249,22 @@ def test_bad_indices_arguments_exit_with_status_2(argv, message, capsys):
         main(["indices", *argv])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_help_says_what_eor_and_indices_and_their_options_are_for(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # one line per option: nothing wrapped
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = capsys.readouterr().out
+    options = {
+        "eor": ["--set", "--strategy"],
+        "indices": ["--set", "--system", "--estimate", "--rounding", "--penetration",
+                    "--per-count"],
+    }  # fmt: skip
+    for command, named in options.items():
+        assert HELP[command] in top
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        shown = capsys.readouterr().out
+        for option in named:
+            assert re.search(rf"^  {option}\b.*  {re.escape(HELP[option])}", shown, re.M), option
