@@ -4,13 +4,13 @@ Each effect is exact: the whole game (every hand, split and double, the dealer's
 is analysed again for the full shoe less one card of a rank (`engine.strategy.analysis`),
 and the expected return per initial bet off the top compared with the full shoe's. The
 player plays either the full shoe's basic strategy held fixed (``"fixed"``, the default:
-what a counter's effects of removal describe, and what the published tables use) or the
+the card changes the game, not the player's chart, which is what a count measures) or the
 composition-dependent best play for the depleted shoe (``"optimal"``).
 
 >>> from engine.rules import AMERICAN
 >>> effects = effects_of_removal(AMERICAN)
 >>> effects.strategy, round(effects.percent["5"], 2), round(effects.percent["10"], 2)
-('fixed', 0.14, -0.09)
+('fixed', 0.12, -0.08)
 """
 
 from __future__ import annotations

@@ -151,6 +151,9 @@ class IndexTable:
     #: The insurance bet's break-even true count, unrounded (exact decks left).
     insurance_break_even: float
     shoes_analysed: int
+    #: Playing by the count's best action at each true count (every cell of the table,
+    #: insurance aside) gains this share of what perfect play gains over basic strategy.
+    playing_efficiency: float
     seconds: float = field(compare=False, default=0.0)
 
     def find(self, row: str, up: str, play: str) -> IndexEntry | None:
@@ -181,6 +184,9 @@ class IndexTable:
             },
             "insurance_break_even": (
                 None if math.isnan(self.insurance_break_even) else self.insurance_break_even
+            ),
+            "playing_efficiency": (
+                None if math.isnan(self.playing_efficiency) else self.playing_efficiency
             ),
             "seconds": self.seconds,
             "indices": [entry.to_json() for entry in self.entries],
@@ -284,6 +290,10 @@ def _candidate_rows(rules: Rules, rows: Iterable[str] | None) -> list[str]:
     ]
 
 
+#: The key under which `_Sums` adds up perfect play's EVs.
+_PERFECT = "perfect"
+
+
 class _Sums:
     """Per cell (row, up) and true count: the situations' weight, their weight with no
     dealer natural, the weighed raw EV of each action, and how many shoes met them."""
@@ -295,9 +305,11 @@ class _Sums:
         self.no_natural: dict[tuple[str, int], Floats] = {}
         self.ev: dict[tuple[str, int], dict[str, Floats]] = {}
         self.shoes: dict[tuple[str, int], Ints] = {}
+        #: The same sums over the even and the odd shoes apart (`playing_efficiency`).
+        self.folds: dict[tuple[str, int], tuple[dict[str, Floats], dict[str, Floats]]] = {}
 
     def add(self, cell: tuple[str, int], t: int, weight: float, no_natural: float,
-            evs: Mapping[str, float | None], new_shoe: bool) -> None:  # fmt: skip
+            evs: Mapping[str, float | None], new_shoe: bool, fold: int) -> None:  # fmt: skip
         at = t - self.low
         if cell not in self.weight:
             self.weight[cell] = np.zeros(self.size)
@@ -307,9 +319,32 @@ class _Sums:
         self.weight[cell][at] += weight
         self.no_natural[cell][at] += weight * no_natural
         self.shoes[cell][at] += new_shoe
-        for action, ev in evs.items():
-            if ev is not None:
-                self.ev[cell].setdefault(action, np.zeros(self.size))[at] += weight * ev
+        offered = {action: ev for action, ev in evs.items() if ev is not None}
+        # Perfect play: the best action for this very hand and shoe.
+        offered[_PERFECT] = max(offered.values())
+        folds = self.folds.setdefault(cell, ({}, {}))
+        for action, ev in offered.items():
+            self.ev[cell].setdefault(action, np.zeros(self.size))[at] += weight * ev
+            folds[fold].setdefault(action, np.zeros(self.size))[at] += weight * ev
+
+    def playing_efficiency(self, basic: Mapping[tuple[str, int], str]) -> float:
+        """What playing by the count gains over basic strategy, as a share of what perfect
+        play (the best action for each hand's exact shoe) gains. The count's play at each
+        true count is the action with the best average there over one half of the shoes,
+        its gain measured on the other half, and the other way round: chosen and measured
+        on the same shoes, it would count the shoes' noise as skill."""
+        by_count = perfect = 0.0
+        for cell, folds in self.folds.items():
+            for chosen_on, measured_on in ((0, 1), (1, 0)):
+                choose, measure = folds[chosen_on], folds[measured_on]
+                plays = [a for a in measure if a != _PERFECT and a in choose]
+                if basic[cell] not in measure or not plays:
+                    continue
+                best = np.array([choose[a] for a in plays]).argmax(axis=0)
+                played = np.array([measure[a] for a in plays])[best, np.arange(self.size)]
+                by_count += float((played - measure[basic[cell]]).sum())
+                perfect += float((measure[_PERFECT] - measure[basic[cell]]).sum())
+        return by_count / perfect if perfect > 0 else math.nan
 
 
 def compute_indices(
@@ -354,12 +389,16 @@ def compute_indices(
         weights += [len(members) / len(taken) / pool] * len(taken)
 
     sums = _Sums(true_count_range)
-    for member, weight in zip(chosen, weights, strict=True):
-        _add_situations(rules, shoes, member, weight, tags, method, candidate_rows, sums)
+    for number, (member, weight) in enumerate(zip(chosen, weights, strict=True)):
+        _add_situations(rules, shoes, member, weight, tags, method, candidate_rows, sums,
+                        fold=number % 2)  # fmt: skip
 
     entries = [] if insurance is None else [insurance]
+    basic: dict[tuple[str, int], str] = {}
     for row in candidate_rows:
         for up in range(10):
+            if (row, up) in sums.weight:
+                basic[row, up] = _basic_action(full, row, up)[0]
             entries += _cell_entries(full, sums, row, up, true_count_range)
     return IndexTable(
         rules=rules,
@@ -372,6 +411,7 @@ def compute_indices(
         entries=tuple(entries),
         insurance_break_even=break_even,
         shoes_analysed=len(chosen),
+        playing_efficiency=sums.playing_efficiency(basic),
         seconds=time.perf_counter() - started,
     )
 
@@ -385,6 +425,7 @@ def _add_situations(
     method: TrueCountMethod,
     rows: list[str],
     sums: _Sums,
+    fold: int,
 ) -> None:
     """Analyse one pool shoe exactly and add each of its situations to ``sums``."""
     remaining = shoes.shoe - shoes.dealt[member]
@@ -409,7 +450,7 @@ def _add_situations(
                 evs = analysis.two_card_evs(first, second, up, raw=True).as_dict()
                 no_natural = float(analysis.base.no_natural[q, up])
                 sums.add((row, up), t, weight * chance, no_natural, evs,
-                         new_shoe=(row, up, t) not in met)  # fmt: skip
+                         new_shoe=(row, up, t) not in met, fold=fold)  # fmt: skip
                 met.add((row, up, t))
 
 
@@ -454,7 +495,7 @@ def _cell_entries(
     evs = sums.ev[cell]
     found = []
     for action, values in evs.items():
-        if action == basic or basic not in evs:
+        if action in (basic, _PERFECT) or basic not in evs:
             continue
         difference = np.where(seen, (values - evs[basic]) / norm, 0.0)
         rule = _threshold(difference, sums.weight[cell], counts)
