@@ -329,21 +329,39 @@ class _Sums:
 
     def playing_efficiency(self, basic: Mapping[tuple[str, int], str]) -> float:
         """What playing by the count gains over basic strategy, as a share of what perfect
-        play (the best action for each hand's exact shoe) gains. The count's play at each
-        true count is the action with the best average there over one half of the shoes,
-        its gain measured on the other half, and the other way round: chosen and measured
-        on the same shoes, it would count the shoes' noise as skill."""
+        play (the best action for each hand's exact shoe) gains.
+
+        The count's play is an index player's: each action gets its threshold against the
+        basic action (`_threshold`), and at each true count the best of the actions whose
+        rule says play them there is played, else the basic action. The thresholds are
+        chosen on half the shoes and the gain measured on the other half, and the other
+        way round: chosen and measured on the same shoes, the shoes' noise would count as
+        the count's skill.
+        """
+        counts = tuple(range(self.low, self.low + self.size))
         by_count = perfect = 0.0
         for cell, folds in self.folds.items():
             for chosen_on, measured_on in ((0, 1), (1, 0)):
                 choose, measure = folds[chosen_on], folds[measured_on]
-                plays = [a for a in measure if a != _PERFECT and a in choose]
-                if basic[cell] not in measure or not plays:
+                base = basic[cell]
+                if base not in measure or base not in choose:
                     continue
-                best = np.array([choose[a] for a in plays]).argmax(axis=0)
-                played = np.array([measure[a] for a in plays])[best, np.arange(self.size)]
-                by_count += float((played - measure[basic[cell]]).sum())
-                perfect += float((measure[_PERFECT] - measure[basic[cell]]).sum())
+                played = measure[base].copy()
+                best_gain = np.zeros(self.size)
+                for action, values in choose.items():
+                    if action in (base, _PERFECT) or action not in measure:
+                        continue
+                    gain = values - choose[base]
+                    rule = _threshold(gain, np.ones(self.size), counts)
+                    if rule is None:
+                        continue
+                    index, above, _ = rule
+                    applies = (np.array(counts) >= index) == above
+                    better = applies & (gain > best_gain)
+                    played = np.where(better, measure[action], played)
+                    best_gain = np.where(better, gain, best_gain)
+                by_count += float((played - measure[base]).sum())
+                perfect += float((measure[_PERFECT] - measure[base]).sum())
         return by_count / perfect if perfect > 0 else math.nan
 
 
