@@ -17,6 +17,7 @@ from typing import TextIO
 from engine.cards import CARDS
 from engine.counting.effects import effects_of_removal
 from engine.counting.indices import compute_indices
+from engine.counting.ratings import system_ratings
 from engine.counting.systems import SYSTEMS
 from engine.counting.true_count import DEFAULT_METHOD, Conversion, DeckEstimate, TrueCountMethod
 from engine.errors import EngineError, IllegalActionError
@@ -39,7 +40,7 @@ HELP = {
     "chart": "the exact basic-strategy chart of the rules",
     "ev": "each action's EV for one two-card hand (a natural: its value); JSON",
     "edge": "expected return of the chart and of optimal play; print JSON",
-    "eor": "effect on the expected return of removing one card of each rank; JSON",
+    "eor": "effect of removing one card of each rank, and every system's ratings; JSON",
     "--strategy": "fixed (default): the full shoe's basic strategy held; optimal: re-optimised",
     "indices": "index plays computed for the rules and a counting system; JSON",
     "--system": "the counting system: " + ", ".join(sorted(SYSTEMS)),
@@ -186,7 +187,9 @@ def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) 
         return 0
     if args.command == "eor":
         effects = effects_of_removal(rules, args.strategy)
-        print(json.dumps(effects.to_json()), file=stdout)
+        ratings = {key: system_ratings(system, effects.percent, rules)
+                   for key, system in SYSTEMS.items()}  # fmt: skip
+        print(json.dumps({**effects.to_json(), "ratings": ratings}), file=stdout)
         return 0
     strategy = compute_strategy(rules) if args.no_cache else strategy_for(rules)
     if args.command == "chart":

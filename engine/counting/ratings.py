@@ -20,9 +20,18 @@ from collections.abc import Mapping
 import numpy as np
 
 from engine.counting.effects import RANK_KEYS, rank_share
+from engine.counting.indices import mean_tags
+from engine.counting.systems import CountingSystem
 from engine.errors import EngineError
+from engine.rules import Rules
 
-__all__ = ["betting_correlation", "correlation", "insurance_effects", "insurance_correlation"]
+__all__ = [
+    "betting_correlation",
+    "correlation",
+    "insurance_correlation",
+    "insurance_effects",
+    "system_ratings",
+]
 
 Tags = Mapping[str, float]
 
@@ -105,3 +114,22 @@ def insurance_correlation(tags: Tags, decks: int = 6, insurance_pays: float = 2.
     """The insurance correlation: ``tags`` against the insurance bet's effects of removal
     (their shape is the same for every deck count; the deck count only scales them)."""
     return correlation(tags, insurance_effects(decks, insurance_pays))
+
+
+def system_ratings(
+    system: CountingSystem, effects: Mapping[str, float], rules: Rules
+) -> dict[str, float]:
+    """A system's betting correlation (as counted, and with the aces side-counted) and
+    insurance correlation for ``rules``, its tags averaged over each rank's cards.
+
+    >>> from engine.counting.systems import HI_LO
+    >>> from engine.rules import AMERICAN
+    >>> round(system_ratings(HI_LO, insurance_effects(6), AMERICAN)["insurance"], 2)
+    0.76
+    """
+    tags = mean_tags(system)
+    return {
+        "betting": betting_correlation(tags, effects),
+        "betting_with_aces_side_counted": betting_correlation(tags, effects, ace_side_count=True),
+        "insurance": insurance_correlation(tags, rules.decks, float(rules.insurance_pays)),
+    }

@@ -77,6 +77,10 @@ def test_eor_prints_one_object_keyed_by_rank_with_the_strategy_assumed():
     assert printed["strategy"] == "fixed"
     assert "held fixed" in printed["strategy_assumed"]
     assert printed["5"] == pytest.approx(effects_of_removal(AMERICAN).percent["5"])
+    hi_lo = printed["ratings"]["hi-lo"]
+    assert hi_lo["betting"] == pytest.approx(0.97, abs=0.01)
+    assert hi_lo["insurance"] == pytest.approx(0.76, abs=0.01)
+    assert printed["ratings"]["omega-ii"]["betting_with_aces_side_counted"] > 0.98
 
 
 def test_eor_takes_the_rules_settings(capsys):
