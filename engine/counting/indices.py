@@ -68,9 +68,6 @@ __all__ = [
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
-ACTIONS: tuple[str, ...] = ("stand", "hit", "double", "split", "surrender")
-
-
 def true_counts(
     running: Floats, cards_left: Ints, method: TrueCountMethod = DEFAULT_METHOD
 ) -> Floats:
@@ -155,17 +152,6 @@ class IndexTable:
     #: insurance aside) gains this share of what perfect play gains over basic strategy.
     playing_efficiency: float
     seconds: float = field(compare=False, default=0.0)
-
-    def find(self, row: str, up: str, play: str) -> IndexEntry | None:
-        """The cell's entry that has ``play`` on either side, if the range holds one."""
-        return next(
-            (
-                entry
-                for entry in self.entries
-                if (entry.row, entry.up) == (row, up) and play in (entry.play, entry.otherwise)
-            ),
-            None,
-        )
 
     def to_json(self) -> dict[str, Any]:
         """The ``indices`` command's object."""
