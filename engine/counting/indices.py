@@ -68,6 +68,7 @@ __all__ = [
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
+
 def true_counts(
     running: Floats, cards_left: Ints, method: TrueCountMethod = DEFAULT_METHOD
 ) -> Floats:
