@@ -1,4 +1,5 @@
-"""The engine's command line: ``play``, ``simulate``, ``chart``, ``ev`` and ``edge``.
+"""The engine's command line: ``play``, ``simulate``, ``chart``, ``ev``, ``edge``, ``eor``
+and ``indices``.
 
 Bad arguments, rules out of range included, print a usage message and exit with status 2.
 """
@@ -10,10 +11,16 @@ import json
 import random
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TextIO
 
 from engine.cards import CARDS
 from engine.counting.cli import add_counter_options, run_counter, wants_counter
+from engine.counting.effects import effects_of_removal
+from engine.counting.indices import compute_indices
+from engine.counting.ratings import system_ratings
+from engine.counting.systems import SYSTEMS
+from engine.counting.true_count import DEFAULT_METHOD, Conversion, DeckEstimate, TrueCountMethod
 from engine.errors import EngineError, IllegalActionError
 from engine.hand import hand_value
 from engine.round import Phase, Round
@@ -34,6 +41,14 @@ HELP = {
     "chart": "the exact basic-strategy chart of the rules",
     "ev": "each action's EV for one two-card hand (a natural: its value); JSON",
     "edge": "expected return of the chart and of optimal play; print JSON",
+    "eor": "effect of removing one card of each rank, and every system's ratings; JSON",
+    "--strategy": "fixed (default): the full shoe's basic strategy held; optimal: re-optimised",
+    "indices": "index plays computed for the rules and a counting system; JSON",
+    "--system": "the counting system: " + ", ".join(sorted(SYSTEMS)),
+    "--estimate": "how finely the decks left are judged: full, half (default), quarter, exact",
+    "--rounding": "how the true count is made whole: floor (default), truncate, round",
+    "--penetration": "share of the shoe dealt before the shuffle, e.g. 0.75 (default: the rules')",
+    "--per-count": "shoes analysed exactly per true count (more: slower, less noise)",
     "--set": "override a rule, e.g. --set decks=2 --set dealer_hits_soft_17=true",
     "--seed": "seed the shuffle (repeatable runs)",
     "--no-cache": "compute afresh (for benchmarks)",
@@ -81,6 +96,31 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--hand", required=True, help=HELP["--hand"])
     ev.add_argument("--up", required=True, help=HELP["--up"])
     analysed("edge")
+    eor = commands.add_parser("eor", help=HELP["eor"])
+    with_rules(eor)
+    eor.add_argument("--strategy", choices=("fixed", "optimal"), default="fixed",
+                     metavar="S", help=HELP["--strategy"])  # fmt: skip
+    indices = commands.add_parser("indices", help=HELP["indices"])
+    with_rules(indices)
+    indices.add_argument("--system", required=True, choices=sorted(SYSTEMS), metavar="S",
+                         help=HELP["--system"])  # fmt: skip
+    indices.add_argument(
+        "--estimate",
+        choices=[e.value for e in DeckEstimate],
+        default=DEFAULT_METHOD.estimate.value,
+        metavar="E",
+        help=HELP["--estimate"],
+    )
+    indices.add_argument(
+        "--rounding",
+        choices=[c.value for c in Conversion],
+        default=DEFAULT_METHOD.conversion.value,
+        metavar="R",
+        help=HELP["--rounding"],
+    )
+    indices.add_argument("--penetration", type=_share, metavar="P", help=HELP["--penetration"])
+    indices.add_argument("--per-count", type=_positive, default=12, metavar="K",
+                         help=HELP["--per-count"])  # fmt: skip
     return parser
 
 
@@ -91,6 +131,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value
+
+
+def _share(text: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text}")
     return value
 
 
@@ -135,6 +185,23 @@ def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) 
         return 0
     if args.command == "play":
         return _play(rules, args, stdin, stdout)
+    if args.command == "indices":
+        table = compute_indices(
+            rules,
+            SYSTEMS[args.system],
+            method=TrueCountMethod(DeckEstimate(args.estimate), Conversion(args.rounding)),
+            penetration=args.penetration,
+            per_count=args.per_count,
+            seed=26 if args.seed is None else args.seed,
+        )
+        print(json.dumps(table.to_json()), file=stdout)
+        return 0
+    if args.command == "eor":
+        effects = effects_of_removal(rules, args.strategy)
+        ratings = {key: system_ratings(system, effects.percent, rules)
+                   for key, system in SYSTEMS.items()}  # fmt: skip
+        print(json.dumps({**effects.to_json(), "ratings": ratings}), file=stdout)
+        return 0
     strategy = compute_strategy(rules) if args.no_cache else strategy_for(rules)
     if args.command == "chart":
         print(

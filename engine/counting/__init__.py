@@ -15,6 +15,9 @@ The public names, for the trainer and the analyses that build on them:
   ``indices`` command's entries), the book tables `I18` and `FAB_4`, `INDEX_TABLES`, and
   `parse_index_table` (entries from JSON, checked).
 - `engine.counting.simulation`: `simulate_counter`, `CounterSettings`, `CounterResult`.
+- `engine.counting.effects` (effects of removal), `engine.counting.ratings` (betting and
+  insurance correlation) and `engine.counting.indices` (index plays computed): imported
+  from their modules, as they run the exact analysis.
 - `engine.counting.risk`: `simple_risk_of_ruin`, `risk_of_ruin_with_goal` (Hall's),
   `n0`, `desirability_index`, `score`, `optimal_bet_ramp` and the `BetRamp` it gives.
 

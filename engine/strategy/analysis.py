@@ -24,7 +24,7 @@ docs/strategy.md).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Literal
@@ -310,11 +310,17 @@ def _stand(totals: npt.NDArray[np.int64], dist: Floats, peek: bool) -> Floats:
 class Analysis:
     """The exact analysis of one `Rules` value (`engine.strategy.strategy_for` keeps one)."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, shoe: Sequence[int] | None = None) -> None:
+        """``shoe``: the rank counts (ace first, ten-values last) dealt from, when not the
+        rules' full shoe — a shoe depleted by the cards already played, for the effects of
+        removal and the index plays (`engine.counting`)."""
         self.rules = rules
         self.peek = rules.dealer_peeks
         decks = rules.decks
-        self.full = np.array([4 * decks] * 9 + [16 * decks], dtype=np.int64)
+        full = [4 * decks] * 9 + [16 * decks] if shoe is None else list(shoe)
+        if len(full) != 10 or min(full) < 0:
+            raise ValueError(f"a shoe is ten rank counts, none negative, not {full!r}")
+        self.full = np.array(full, dtype=np.int64)
         self._policies: dict[object, dict[int, Floats]] = {}
         self._evs: dict[tuple[int, int, int, bool], ActionEVs] = {}
         #: Per play after a split (`_play_key`), per pair rank, the split EV by up card.

@@ -14,10 +14,17 @@ from engine.chart_vocabulary import ROWS, UP_CARDS, Chart, RowKind, RowLabel, re
 from engine.strategy.analysis import ActionEVs, Analysis, chart_code, up_key
 from engine.values import Action
 
-__all__ = ["build_chart", "chart_csv", "chart_text", "deal_probability", "expected_return"]
+__all__ = [
+    "build_chart",
+    "chart_csv",
+    "chart_text",
+    "deal_probability",
+    "expected_return",
+    "two_card_hands",
+]
 
 
-def _two_card_hands(row: str) -> list[tuple[int, int]]:
+def two_card_hands(row: str) -> list[tuple[int, int]]:
     """The two-card hands (rank indexes, 0 = ace) that make a chart row."""
     label = RowLabel.of(row)
     if label.kind is RowKind.PAIR:
@@ -86,7 +93,7 @@ def build_chart(analysis: Analysis) -> dict[str, dict[str, str]]:
 def _cell(analysis: Analysis, row: str, up: int, splits: bool) -> str:
     if row.endswith(" 21"):
         return "S"
-    hands = _two_card_hands(row)
+    hands = two_card_hands(row)
     if not hands:
         return _hit_or_stand(analysis, row, up)
     totals: dict[str, float] = {}
