@@ -14,18 +14,35 @@ from engine.counting.effects import RANK_KEYS, effects_of_removal, rank_share
 from engine.errors import EngineError
 from engine.rules import AMERICAN, Rules
 
-#: Wizard of Odds, blackjack appendix 7 (6 decks, DOA, DAS, split once, strategy adjusted to
-#: the depleted shoe), percent per card removed: dealer stands / hits soft 17.
+#: Wizard of Odds, blackjack appendix 7 (6 decks, double any two, DAS), percent per card
+#: removed: dealer stands / hits soft 17. Their page does not say so, but the figures are
+#: for a game with late surrender (docs/counting.md, "Where ours differed").
 PUBLISHED = {
     False: dict(zip(RANK_KEYS, (.069, .082, .110, .141, .079, .041, -.008, -.040, -.091, -.094),
                     strict=True)),
     True: dict(zip(RANK_KEYS, (.071, .086, .117, .143, .084, .038, -.010, -.045, -.097, -.084),
                    strict=True)),
 }  # fmt: skip
-#: docs/counting.md: ours agree with those to 0.017 for every rank but the 4 and the 5
-#: (0.022 at most): their figures do not weigh to the expectation's change that burning a
-#: random card must give, which ours do.
+#: The issue's threshold: a difference above it needs explaining.
+EXPLAINED = 0.005
+#: Without surrender ours still agree this well (0.022 at most, the 5).
 TOLERANCE = 0.025
+
+
+@pytest.mark.parametrize("hits_soft_17", [False, True], ids=["S17", "H17"])
+def test_with_late_surrender_the_published_effects_are_reproduced_to_the_issues_threshold(
+    hits_soft_17,
+):
+    """The published column is a late-surrender game's, basic strategy held fixed: with
+    that one rule added every rank agrees to 0.005, and without it the small cards do
+    not (so surrender, not rounding, is what the gap was)."""
+    rules = AMERICAN.with_overrides({"dealer_hits_soft_17": str(hits_soft_17).lower()})
+    with_surrender = effects_of_removal(rules.with_overrides({"surrender": "late"}))
+    without = effects_of_removal(rules)
+    published = PUBLISHED[hits_soft_17]
+    for rank in RANK_KEYS:
+        assert with_surrender.percent[rank] == pytest.approx(published[rank], abs=EXPLAINED), rank
+    assert max(abs(without.percent[rank] - published[rank]) for rank in RANK_KEYS) > 2 * EXPLAINED
 
 
 @given(decks=st.integers(1, 2), hits_soft_17=st.booleans(), das=st.booleans())
