@@ -17,7 +17,8 @@ from typing import TextIO
 from engine.cards import CARDS
 from engine.counting.cli import add_counter_options, run_counter, wants_counter
 from engine.counting.effects import effects_of_removal
-from engine.counting.indices import compute_indices
+from engine.counting.efficiency import playing_efficiency
+from engine.counting.indices import compute_indices, mean_tags
 from engine.counting.ratings import system_ratings
 from engine.counting.systems import SYSTEMS
 from engine.counting.true_count import DEFAULT_METHOD, Conversion, DeckEstimate, TrueCountMethod
@@ -198,7 +199,8 @@ def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) 
         return 0
     if args.command == "eor":
         effects = effects_of_removal(rules, args.strategy)
-        ratings = {key: system_ratings(system, effects.percent, rules)
+        ratings = {key: {**system_ratings(system, effects.percent, rules),
+                         "playing": playing_efficiency(mean_tags(system), rules)}
                    for key, system in SYSTEMS.items()}  # fmt: skip
         print(json.dumps({**effects.to_json(), "ratings": ratings}), file=stdout)
         return 0
