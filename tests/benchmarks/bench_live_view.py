@@ -3,14 +3,15 @@ against another checkout's, side by side in one run.
 
     .venv/bin/python tests/benchmarks/bench_live_view.py --before /path/to/old/checkout
 
-Each code tree gets a throwaway SQLite database (migrated, static files collected, as a
-deployment does) and runs in a process of its own with production settings: a 7-seat
-table held by 7 accounts, in its betting window (the heaviest part: every seat offers
-bets), the clock held still and one player never betting so that the window stays
-open. Each version is one of the others' bets changed; then all 7 ask for the table's
-part as the page does after a push (Django's test client: the whole middleware, the
-session and the account, the views), each request's CPU time (``time.process_time``)
-taken. The trees take turns, so that the machine's other work weighs on both alike.
+Each code tree gets a throwaway SQLite database (or both use ``--database-url``;
+migrated, static files collected, as a deployment does) and runs in a process of its own
+with production settings: a 7-seat table held by 7 accounts, in its betting window (the
+heaviest part: every seat offers bets), the clock held still and one player never
+betting so that the window stays open. Each version is one of the others' bets changed;
+then all 7 ask for the table's part as the page does after a push (Django's test client:
+the whole middleware, the session and the account, the views), each request's CPU time
+(``time.process_time``) taken. The trees take turns, so that the machine's other work
+weighs on both alike.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ PLAYERS, VERSIONS, WARM_UP = 7, 60, 5
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the other code tree")
+    parser.add_argument("--database-url", help="one database both trees use (same schema)")
     parser.add_argument("--turns", type=int, default=3, help="runs of each tree")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -43,7 +45,7 @@ def main() -> None:
     envs = {}
     for name, tree in trees.items():
         work = Path(tempfile.mkdtemp(prefix=f"bench-live-view-{name}-"))
-        env = production_env(f"sqlite:///{work / 'db.sqlite3'}")
+        env = production_env(args.database_url or f"sqlite:///{work / 'db.sqlite3'}")
         env |= {"DJANGO_ALLOWED_HOSTS": "testserver", "PYTHONPATH": str(tree)}
         for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
             subprocess.run([sys.executable, "manage.py", *command], cwd=tree, env=env, check=True)
@@ -88,7 +90,9 @@ def measure() -> dict[str, list[float]]:
 
     now = timezone.now()
     timezone.now = lambda: now  # the betting window stays open
-    users = [get_user_model().objects.create_user(f"player{n}") for n in range(PLAYERS)]
+    users = [
+        get_user_model().objects.create_user(f"player{os.getpid()}-{n}") for n in range(PLAYERS)
+    ]
     row = services.open_table(user_id=users[0].pk, bots=[], seats=[1], buy_in=5000, now=now)
     order = services.LiveOrder
     for seat, user in enumerate(users[1:], start=2):
