@@ -94,6 +94,17 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture(autouse=True)
+def _no_live_table_kept() -> Iterator[None]:
+    """A live table parsed in one test is not served in the next: a test database hands a
+    rolled-back table's id out again, and a clock set by hand its opening time."""
+    from trainer.live import selectors
+
+    selectors.forget_snapshots()
+    yield
+    selectors.forget_snapshots()
+
+
+@pytest.fixture(autouse=True)
 def _analyses_run_at_once() -> Iterator[None]:
     """A background analysis of a player's rules is run at once, in the test's process and
     database: the real job is a process of its own that would read the database the

@@ -3,12 +3,17 @@ nothing changed), the table itself, and the names of the accounts at it."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import NamedTuple
+
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.utils.translation import gettext as _
 
-from engine.live_public import LivePublic
 from engine.live_table import LiveTable
 from engine.rules import DELUXE
 from trainer.live.table import LiveSnapshot
@@ -19,13 +24,21 @@ from trainer.shared.unit_of_work import NotFound
 MAX_SEATS = DELUXE.max_seats
 
 
-def player_names(public: LivePublic) -> dict[str, str]:
-    """The user names of the accounts at the table, by engine owner name (one query)."""
-    owners = {seat.owner for seat in public.seats} | {owner for owner, _c in public.balances}
+def player_names(shown: LiveSnapshot) -> dict[str, str]:
+    """The user names of the accounts at the table, by engine owner name: one query the
+    first time a version is asked for in this process, then none (`table_snapshot`)."""
+    kept = _kept(shown.row.pk, _head_of(shown))
+    if kept is not None and kept.names is not None:
+        return kept.names
+    table = shown.table
+    owners = set(table.balances) | {holder.owner for holder in table.holders.values()}
     people = (Owner.named(name) for name in owners)
     ids = [person.user_id for person in people if person is not None and person.user_id]
     users = get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")
-    return {Owner.account(pk).name: name for pk, name in users}
+    names = {Owner.account(pk).name: name for pk, name in users}
+    if kept is not None and kept.shown is shown:
+        kept.names = names
+    return names
 
 
 #: The lobby's tables a page.
@@ -50,9 +63,84 @@ def table_version(table_id: int) -> int | None:
     return SharedTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
-def table_snapshot(table_id: int) -> LiveSnapshot:
-    """The stored table, parsed once (`NotFound` if there is none)."""
+class Head(NamedTuple):
+    """What tells a table's version apart for good: its version, and its opening time
+    (a database may hand a removed table's id out again)."""
+
+    version: int
+    opened_at: datetime
+
+
+def _head_of(shown: LiveSnapshot) -> Head:
+    return Head(shown.row.version, shown.row.opened_at)
+
+
+def table_head(table_id: int) -> Head | None:
+    """The table's `Head` (None if there is no such table): two columns, nothing parsed."""
+    found = SharedTable.objects.filter(pk=table_id).values_list("version", "opened_at").first()
+    return None if found is None else Head(*found)
+
+
+def table_snapshot(table_id: int, head: Head | None = None) -> LiveSnapshot:
+    """The stored table, parsed once per version in this process for all its viewers
+    (`NotFound` if there is none). ``head`` is the one the caller has just read (else it
+    is read here): a kept snapshot is served only if it is that version of that table,
+    and every change writes a new version, so none is stale."""
+    head = head or table_head(table_id)
+    if head is not None:
+        kept = _kept(table_id, head)
+        if kept is not None:
+            return kept.shown
     row = SharedTable.objects.filter(pk=table_id).first()
     if row is None:
         raise NotFound(_("There is no such table."))
-    return LiveSnapshot(row, LiveTable.from_json(row.state))
+    shown = LiveSnapshot(row, LiveTable.from_json(row.state))
+    _keep(shown)
+    return shown
+
+
+#: The tables kept parsed in this process: the latest few hundred asked for.
+SNAPSHOTS_KEPT = 256
+
+
+@dataclass
+class _Kept:
+    """One table's latest version read in this process, and its players' names."""
+
+    shown: LiveSnapshot
+    names: dict[str, str] | None = field(default=None)
+
+
+_snapshots: OrderedDict[int, _Kept] = OrderedDict()
+_snapshots_lock = threading.Lock()
+
+
+def _kept(table_id: int, head: Head) -> _Kept | None:
+    """The kept snapshot of this table at this head, if it is kept."""
+    with _snapshots_lock:
+        kept = _snapshots.get(table_id)
+        if kept is None or _head_of(kept.shown) != head:
+            return None
+        _snapshots.move_to_end(table_id)
+        return kept
+
+
+def _keep(shown: LiveSnapshot) -> None:
+    """Keep the snapshot for the next viewers, unless a later version is kept already."""
+    row = shown.row
+    with _snapshots_lock:
+        kept = _snapshots.get(row.pk)
+        if kept is not None:
+            was, new = _head_of(kept.shown), _head_of(shown)
+            if was.opened_at == new.opened_at and was.version > new.version:
+                return
+        _snapshots[row.pk] = _Kept(shown)
+        _snapshots.move_to_end(row.pk)
+        while len(_snapshots) > SNAPSHOTS_KEPT:
+            _snapshots.popitem(last=False)
+
+
+def forget_snapshots() -> None:
+    """Drop every kept snapshot (tests, whose databases hand out a table's id again)."""
+    with _snapshots_lock:
+        _snapshots.clear()

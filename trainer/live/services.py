@@ -30,7 +30,7 @@ from enum import StrEnum
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -41,6 +41,8 @@ from engine.rules import DELUXE
 from engine.shoe import Shoe
 from engine.table import BotSeat
 from engine.values import Action
+from trainer.live import selectors
+from trainer.live.selectors import Head
 from trainer.live.table import LiveChange, LiveSnapshot, deadline_of, locked, moment
 from trainer.models import SharedTable
 from trainer.shared import unit_of_work
@@ -67,18 +69,44 @@ def apply_deadlines(table_id: int, now: datetime) -> bool:
     at it for `IDLE`, if its stored columns say either is due. Whether it changed."""
     if not SharedTable.objects.filter(_due(now), pk=table_id).exists():
         return False
+    return _deadlines_applied(table_id, now) is not None
+
+
+def current_head(table_id: int, now: datetime) -> Head | None:
+    """The table's `Head` as of ``now`` (None if there is no such table), the deadlines
+    passed applied first: what a view reads before anything else, in one query when
+    nothing is due (the version, and whether something is due, read together)."""
+    due = ExpressionWrapper(_due(now), output_field=BooleanField())
+    found = (
+        SharedTable.objects.filter(pk=table_id)
+        .annotate(due=due)
+        .values_list("version", "opened_at", "due")
+        .first()
+    )
+    if found is None:
+        return None
+    version, opened_at, is_due = found
+    if not is_due:
+        return Head(version, opened_at)
+    applied = _deadlines_applied(table_id, now)
+    return Head(applied, opened_at) if applied is not None else selectors.table_head(table_id)
+
+
+def _deadlines_applied(table_id: int, now: datetime) -> int | None:
+    """Apply what is due at the table, under its lock; its new version, or None if
+    nothing was left to apply (another request applied it first)."""
     with transaction.atomic():
         change = locked(table_id, now)
         if change.row.closed_at is not None:  # another request closed it first
-            return False
+            return None
         before = change.table.deadline
         change.table.advance(now)
         change.record_settled()
         closed = _close_if_idle(change.table, now)
         if change.table.deadline == before and not closed:  # another applied them first
-            return False
+            return None
         change.save()
-    return True
+    return change.row.version
 
 
 def _close_if_idle(table: LiveTable, now: datetime) -> bool:

@@ -106,10 +106,11 @@ def table(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
                     error, shown = str(refused), refused.shown
             if not request.htmx and error is None:
                 return redirect("trainer:live-table", table_id=table_id)
-        else:
-            services.apply_deadlines(table_id, now)
         if shown is None:
-            shown = selectors.table_snapshot(table_id)
+            head = services.current_head(table_id, now)
+            if head is None:
+                raise NotFound(_("There is no such table."))
+            shown = selectors.table_snapshot(table_id, head)
     except NotFound:
         raise Http404("no such live table") from None
     partial = request.htmx and not request.htmx.history_restore_request
@@ -132,16 +133,15 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     are applied first)."""
     owner = owner_of(request)
     now = timezone.now()
-    services.apply_deadlines(table_id, now)
-    version = selectors.table_version(table_id)
-    if version is None:
+    head = services.current_head(table_id, now)
+    if head is None:
         raise Http404("no such live table")
-    if _etag(version, owner) in request.headers.get("If-None-Match", ""):
+    if _etag(head.version, owner) in request.headers.get("If-None-Match", ""):
         not_modified = HttpResponseNotModified()  # nothing parsed, nothing drawn
-        not_modified["ETag"] = _etag(version, owner)
+        not_modified["ETag"] = _etag(head.version, owner)
         return not_modified
     try:
-        shown = selectors.table_snapshot(table_id)
+        shown = selectors.table_snapshot(table_id, head)
     except NotFound:
         raise Http404("no such live table") from None
     etag = _etag(shown.row.version, owner)
@@ -231,7 +231,7 @@ def _view(
         version=shown.row.version,
         closed=shown.row.closed_at is not None,
         public=public,
-        names=selectors.player_names(public),
+        names=selectors.player_names(shown),
         guest=owner.user_id is None,
         pace=int(shown.table.decision_seconds),
         now=now.timestamp(),
