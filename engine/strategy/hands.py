@@ -82,8 +82,8 @@ def hands_reached(starts: Ints) -> HandSet:
     that their stand, hit and double EVs read, so an analysis of some two-card hands only
     (the index plays') need not work out the others.
 
-    >>> len(hands_reached(np.array([[0] * 9 + [2]])).counts)  # ten, ten: nothing to draw
-    1
+    >>> len(hands_reached(np.array([[0] * 9 + [2]])).counts)  # ten, ten; and an ace more
+    2
     """
     every = hands_containing(None)
     wanted = np.zeros(len(every.counts), dtype=np.bool_)
