@@ -278,6 +278,9 @@ BLACKJACK_STORED_ANALYSES = env_int("BLACKJACK_STORED_ANALYSES", 200)
 #: much more memory than the process had when it started.
 BLACKJACK_ANALYSIS_CPU_SECONDS = env_int("BLACKJACK_ANALYSIS_CPU_SECONDS", 10)
 BLACKJACK_ANALYSIS_MEMORY_MB = env_int("BLACKJACK_ANALYSIS_MEMORY_MB", 512)
+#: An index table (`manage.py analyse_indices`, the same slots and memory cap) takes about
+#: a minute of CPU for every row (docs/performance.md): it is stopped after this much.
+BLACKJACK_INDICES_CPU_SECONDS = env_int("BLACKJACK_INDICES_CPU_SECONDS", 300)
 
 #: Seconds between two polls of a live table's page, where its changes are not pushed
 #: (trainer/live/push.py); where they are, a poll every 15 s or at a countdown's end.

@@ -13,8 +13,9 @@ count:
    (running count over the estimated decks left, converted by the chosen rounding).
 2. **Compositions analysed.** From the pool, up to ``per_count`` shoes are taken at random
    for each true count of the range, and each is analysed exactly
-   (`engine.strategy.analysis.Analysis`: every hand's stand, hit, double, split and
-   surrender EVs against every up card). A shoe stands for its share of the pool (its
+   (`engine.strategy.analysis.Analysis`: the stand, hit, double, split and surrender EVs
+   against every up card of the rows' two-card hands, worked out from only the hands they
+   reach and the splits of the rows' pairs). A shoe stands for its share of the pool (its
    count's pool frequency over the shoes taken), so averages follow the counts as they
    come at the table.
 3. **Situations.** For a chart cell, every two-card hand making the row against the up
@@ -434,7 +435,7 @@ def _add_situations(
 ) -> None:
     """Analyse one pool shoe exactly and add each of its situations to ``sums``."""
     remaining = shoes.shoe - shoes.dealt[member]
-    analysis = Analysis(rules, remaining.tolist())
+    analysis = Analysis(rules, remaining.tolist(), only=_hands_of(rows))
     low, high = sums.low, sums.low + sums.size - 1
     met: set[tuple[str, int, int]] = set()  # (row, up, count) this shoe has added to
     for row in rows:
@@ -457,6 +458,12 @@ def _add_situations(
                 sums.add((row, up), t, weight * chance, no_natural, evs,
                          new_shoe=(row, up, t) not in met, fold=fold)  # fmt: skip
                 met.add((row, up, t))
+
+
+def _hands_of(rows: list[str]) -> list[tuple[int, int]]:
+    """The two-card hands (lower rank first) that make ``rows``: all a shoe's analysis
+    must work out for them (`Analysis`'s ``only``)."""
+    return sorted({(min(pair), max(pair)) for row in rows for pair in two_card_hands(row)})
 
 
 def _basic_action(full: Analysis, row: str, up: int) -> tuple[str, dict[str, float]]:

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from engine.chart_vocabulary import HITTING_CODES, UP_CARDS, Chart, resolve, up_column
 from engine.rules import Rules, Surrender
 from engine.strategy.dealer import BUST, NATURAL, OUTCOMES, dealer_distributions, dealer_paths
-from engine.strategy.hands import HandSet, count_keys, hands_containing
+from engine.strategy.hands import HandSet, count_keys, hands_containing, hands_reached
 from engine.values import Action
 
 __all__ = ["ActionEVs", "Analysis"]
@@ -310,10 +310,21 @@ def _stand(totals: npt.NDArray[np.int64], dist: Floats, peek: bool) -> Floats:
 class Analysis:
     """The exact analysis of one `Rules` value (`engine.strategy.strategy_for` keeps one)."""
 
-    def __init__(self, rules: Rules, shoe: Sequence[int] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        shoe: Sequence[int] | None = None,
+        *,
+        only: Sequence[tuple[int, int]] | None = None,
+    ) -> None:
         """``shoe``: the rank counts (ace first, ten-values last) dealt from, when not the
         rules' full shoe — a shoe depleted by the cards already played, for the effects of
-        removal and the index plays (`engine.counting`)."""
+        removal and the index plays (`engine.counting`).
+
+        ``only``: the two-card hands (rank indexes) whose EVs are wanted, when not all of
+        them: the analysis then works out only the hands they reach and the splits of the
+        pairs among them, with the same values (an index table's rows need no more).
+        """
         self.rules = rules
         self.peek = rules.dealer_peeks
         decks = rules.decks
@@ -325,7 +336,17 @@ class Analysis:
         self._evs: dict[tuple[int, int, int, bool], ActionEVs] = {}
         #: Per play after a split (`_play_key`), per pair rank, the split EV by up card.
         self._split_evs: dict[object, dict[int, Floats]] = {}
-        self._split_ranks = list(range(10)) if rules.max_hands >= 2 else []
+        splits = list(range(10)) if rules.max_hands >= 2 else []
+        if only is None:
+            self._hands = hands_containing(None)
+        else:
+            starts = np.zeros((len(only), 10), dtype=np.int64)
+            for row, (first, second) in enumerate(only):
+                starts[row, first] += 1
+                starts[row, second] += 1
+            self._hands = hands_reached(starts)
+            splits = [rank for rank in splits if (rank, rank) in only]
+        self._split_ranks = splits
         removals = self._needed_removals()
         self._rows = _Rows(count_keys(removals))
         self.dealer = self._dealer_table(removals)
@@ -338,14 +359,14 @@ class Analysis:
         self._settlements: list[Settlement] = [self.first]
         if rules.original_bets_only:
             self._settlements.append("none")
-        self.base = _Batch(self, hands_containing(None), None, self.first)
+        self.base = _Batch(self, self._hands, None, self.first)
 
     # Shoes and the dealer -------------------------------------------------------------
 
     def _needed_removals(self) -> Ints:
         """Every hand, and every hand holding a pair card with the other pair card out:
         the removals (rank counts out of the shoe) the table has rows for, each once."""
-        removals = [hands_containing(None).counts]
+        removals = [self._hands.counts]
         for rank in self._split_ranks:
             source = hands_containing(rank).counts
             if rank == 0 and not self.rules.hit_split_aces:
@@ -520,6 +541,8 @@ class Analysis:
         plays = {key: chart for key, chart in plays.items() if key not in self._split_evs}
         if not plays:
             return
+        for key in plays:  # empty where no pair is split (`only`, or no splits at all)
+            self._split_evs[key] = {}
         jobs: dict[int, list[tuple[_SplitPolicy, Settlement]]] = {}
         stands: dict[int, npt.NDArray[np.bool_]] = {}
         levels: dict[int, list[list[tuple[Floats, Floats]]]] = {}

@@ -8,7 +8,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["HandSet", "count_keys", "hands_containing"]
+__all__ = ["HandSet", "count_keys", "hands_containing", "hands_reached"]
 
 Ints = npt.NDArray[np.int64]
 
@@ -75,6 +75,25 @@ def hands_containing(rank: int | None) -> HandSet:
     walk(9, 21)
     found.sort(key=lambda hand: -sum((r + 1) * k for r, k in enumerate(hand)))
     return _hand_set(np.array(found, dtype=np.int64))
+
+
+def hands_reached(starts: Ints) -> HandSet:
+    """The hands ``starts`` (rank counts) and every hand drawing on from them reaches: all
+    that their stand, hit and double EVs read, so an analysis of some two-card hands only
+    (the index plays') need not work out the others.
+
+    >>> len(hands_reached(np.array([[0] * 9 + [2]])).counts)  # ten, ten; and an ace more
+    2
+    """
+    every = hands_containing(None)
+    wanted = np.zeros(len(every.counts), dtype=np.bool_)
+    frontier = np.array([every.index[tuple(hand)] for hand in starts.tolist()], dtype=np.int64)
+    while len(frontier):
+        wanted[frontier] = True
+        after = every.after[frontier].ravel()
+        frontier = np.unique(after[after >= 0])
+        frontier = frontier[~wanted[frontier]]
+    return _hand_set(every.counts[wanted])  # still highest hard total first
 
 
 #: More than any rank count the analysis meets: 21 aces, or a hand's pair cards and 5 more.

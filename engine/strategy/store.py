@@ -32,6 +32,7 @@ __all__ = [
     "DirectoryStore",
     "StrategyStore",
     "analyse_and_store",
+    "current_store",
     "decode",
     "default_directory",
     "encode",
@@ -166,6 +167,11 @@ def use_store(store: StrategyStore, *, compute_inline: Callable[[Rules], bool] =
     missing analysis may be computed by whoever asks for it (else `AnalysisPending`)."""
     global _store, _compute_inline
     _store, _compute_inline = store, compute_inline
+
+
+def current_store() -> StrategyStore:
+    """The store in use: other stored analyses (`engine.counting.index_store`) share it."""
+    return _store
 
 
 @contextmanager

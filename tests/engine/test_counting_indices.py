@@ -2,8 +2,9 @@
 
 The acceptance tests read tables computed once by ``python -m engine indices`` (24 shoes
 analysed per true count, seed 26; a minute or two each, too slow for every run) and kept in
-``tests/engine/data/``; `test_a_stored_table_is_what_the_computation_gives` recomputes a
-slice of one, so the stored tables cannot drift from the code. The other tests compute
+``tests/engine/data/``; `test_a_stored_table_is_what_the_computation_gives` recomputes some
+rows of one (seconds, since each shoe's analysis covers only those rows' hands), so the
+stored tables cannot drift from the code. The other tests compute
 reduced samples.
 """
 
@@ -11,15 +12,15 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 from fractions import Fraction
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.__main__ import HELP, main
@@ -27,7 +28,9 @@ from engine.counting.indices import compute_indices, insurance_break_even, true_
 from engine.counting.systems import HI_LO, KO, RED_7
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod, true_count
 from engine.errors import EngineError
-from engine.rules import AMERICAN
+from engine.rules import AMERICAN, EUROPEAN
+from engine.strategy.analysis import Analysis
+from engine.strategy.chart import two_card_hands
 
 DATA = Path(__file__).parent / "data"
 
@@ -118,21 +121,66 @@ def test_each_entry_plays_its_play_where_it_earns_more():
         assert found["play"] != found["otherwise"]
 
 
-@pytest.mark.skipif(
-    not os.environ.get("BLACKJACK_SLOW_TESTS"),
-    reason="a minute of analyses: set BLACKJACK_SLOW_TESTS=1 (docs/counting.md)",
-)
+#: Rows recomputed from the stored full table: stand or hit, doubles, a soft double and a
+#: split, each from an analysis of only the hands these rows reach.
+RECOMPUTED_ROWS = ["hard 16", "hard 12", "hard 10", "soft 18", "pair 10"]
+
+
 def test_a_stored_table_is_what_the_computation_gives():
-    """Recompute two rows of the stored table with its seed and sample: the same shoes
-    are drawn and analysed, so the same indices and EV differences come out."""
+    """Recompute rows of the stored table (computed from whole analyses of each shoe) with
+    its seed and sample: the same shoes are drawn, and the analyses restricted to the rows'
+    hands give the same indices, EV differences and shoe counts."""
     table = stored("indices_hi_lo_6d_s17_das.json")
-    computed = compute_indices(AMERICAN, HI_LO, per_count=24, rows=["hard 16"],
+    computed = compute_indices(AMERICAN, HI_LO, per_count=24, rows=RECOMPUTED_ROWS,
                                seed=table["method"]["seed"]).to_json()  # fmt: skip
-    for found in computed["indices"]:
-        if found["row"] == "hard 16":
-            kept = entry(table, "hard 16", found["up"], found["play"], found["otherwise"])
-            assert found["index"] == kept["index"]
-            assert found["ev_difference"] == pytest.approx(kept["ev_difference"], abs=1e-12)
+    cell = itemgetter("row", "up", "play", "otherwise")
+    mine = sorted((e for e in computed["indices"] if e["row"] in RECOMPUTED_ROWS), key=cell)
+    kept = sorted((e for e in table["indices"] if e["row"] in RECOMPUTED_ROWS), key=cell)
+    assert {e["row"] for e in kept} == set(RECOMPUTED_ROWS)
+    assert [
+        (e["row"], e["up"], e["play"], e["otherwise"], e["index"], e["shoes"]) for e in mine
+    ] == [(e["row"], e["up"], e["play"], e["otherwise"], e["index"], e["shoes"]) for e in kept]
+    for found, expected in zip(mine, kept, strict=True):
+        assert found["ev_difference"] == pytest.approx(expected["ev_difference"], abs=1e-12)
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    dealt=st.integers(0, 200),
+    rows=st.lists(st.sampled_from(["hard 16", "hard 9", "soft 17", "pair 8", "pair A", "pair 10"]),
+                  min_size=1, max_size=3, unique=True),
+    european=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)  # fmt: skip
+def test_an_analysis_of_some_hands_gives_their_evs_as_the_whole_analysis(
+    dealt, rows, european, seed
+):
+    """The index rows' analysis works out only the hands they reach and their pairs'
+    splits: every EV it gives is the whole analysis's, on any depleted shoe."""
+    rules = EUROPEAN if european else AMERICAN
+    full = np.array([4 * rules.decks] * 9 + [16 * rules.decks])
+    shoe = full - np.random.default_rng(seed).multivariate_hypergeometric(full, dealt)
+    hands = sorted({(min(h), max(h)) for row in rows for h in two_card_hands(row)})
+    whole = Analysis(rules, shoe.tolist())
+    part = Analysis(rules, shoe.tolist(), only=hands)
+    assert len(part.base.hands.counts) < len(whole.base.hands.counts)
+    for first, second in hands:
+        for up in range(10):
+            mine = part.two_card_evs(first, second, up, raw=True).as_dict()
+            theirs = whole.two_card_evs(first, second, up, raw=True).as_dict()
+            assert mine.keys() == theirs.keys()
+            for action, ev in theirs.items():
+                assert (mine[action] is None) == (ev is None)
+                if ev is not None:
+                    assert mine[action] == pytest.approx(ev, abs=1e-12), (first, second, up)
+
+
+def test_an_analysis_of_one_hard_row_reaches_few_hands_and_splits_nothing():
+    """Hard 16's hands reach only hands of 16 or more: a sliver of the 3,082, no split."""
+    part = Analysis(AMERICAN, None, only=two_card_hands("hard 16"))
+    assert len(part.base.hands.counts) < 200
+    assert all(int(hard) >= 16 for hard in part.base.hands.hard)
+    assert part.split_evs() == {}
 
 
 @pytest.mark.parametrize(("decks", "published"), [(1, 1.4), (2, 2.4), (4, 2.9), (6, 3.0), (8, 3.1)])

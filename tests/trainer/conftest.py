@@ -108,7 +108,7 @@ def launched() -> Iterator[list[str]]:
     with no analysis kept in this process before or after."""
     keys: list[str] = []
     strategy_for.cache_clear()
-    with mock.patch.object(analyses, "launch", side_effect=keys.append):
+    with mock.patch.object(analyses, "launch", side_effect=lambda key, *command: keys.append(key)):
         yield keys
     strategy_for.cache_clear()
 

@@ -5,6 +5,10 @@ which answers at once — ready, running, waiting for a free slot, refused for t
 or failed — and where it may, starts ``manage.py analyse_rules KEY`` as a process of its
 own at the lowest CPU priority with a CPU-time and memory budget. The presets' analyses
 are stored at deploy time (``manage.py analyse_presets``) and are always at hand.
+
+Index tables (`engine.counting.index_store`, issue 26) go the same way: `indices_start`
+starts ``manage.py analyse_indices KEY``, sharing the slots and the hourly allowance, with
+a CPU budget of their own; they are kept in the same table, once for everyone.
 """
 
 from __future__ import annotations
@@ -26,6 +30,12 @@ from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from engine.counting.index_store import (
+    IndexRequest,
+    IndexTablePending,
+    compute_and_store,
+    load_indices,
+)
 from engine.rule_ranges import RulesError
 from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending, strategy_for
@@ -140,7 +150,34 @@ def analysis_start(*, rules: Rules, visitor: str) -> Analysis:
     it in the background — within the visitor's hourly allowance, and if a slot is free."""
     if analysis_ready(rules):
         return Analysis.READY
-    key, now = rules_key(rules), timezone.now()
+    return _start(rules_key(rules), rules.to_json(), visitor, "analyse_rules")
+
+
+def indices_ready(request: IndexRequest) -> bool:
+    """Whether the index table of ``request`` is stored (never computed in a request)."""
+    try:
+        load_indices(request, compute_inline=False)
+    except IndexTablePending:
+        return False
+    return True
+
+
+def indices_start(*, request: IndexRequest, visitor: str) -> Analysis:
+    """`analysis_start` for an index table (issue 26): the same slots, allowance and
+    budget rules, its own command (``manage.py analyse_indices KEY``) and CPU budget."""
+    if indices_ready(request):
+        return Analysis.READY
+    return _start(request.key(), {INDICES: request.to_json()}, visitor, "analyse_indices")
+
+
+#: The job's ``rules`` field holds an index table's request under this name.
+INDICES = "indices"
+
+
+def _start(key: str, what: dict[str, object], visitor: str, command: str) -> Analysis:
+    """Start the job ``key`` (``what`` kept on its row for ``command`` to read) if it is
+    not running or failed, within the visitor's allowance and a free slot."""
+    now = timezone.now()
     # A job's slot is held for as long as its process runs, however long a starved one
     # takes: one whose process has ended (crashed, killed, its host gone) frees it.
     for held in AnalysisJob.objects.filter(slot__isnull=False):
@@ -158,15 +195,13 @@ def analysis_start(*, rules: Rules, visitor: str) -> Analysis:
         try:
             with transaction.atomic():
                 # Held by this worker until the job's process takes it over (`launch`).
-                AnalysisJob.objects.create(
-                    key=key, rules=rules.to_json(), slot=slot, started_at=now, **me
-                )
+                AnalysisJob.objects.create(key=key, rules=what, slot=slot, started_at=now, **me)
         except IntegrityError:  # the slot is taken, or these rules are started already
             if AnalysisJob.objects.filter(key=key).exists():
                 throttle.release(visitor)
                 return Analysis.RUNNING
             continue
-        launch(key)
+        launch(key, command)
         return Analysis.RUNNING
     throttle.release(visitor)
     return Analysis.WAITING
@@ -271,10 +306,10 @@ def _let_go(job: AnalysisJob) -> None:
             cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, job.slot])
 
 
-def launch(key: str) -> None:
-    """Start ``manage.py analyse_rules KEY`` as a process of its own at the lowest CPU
-    priority (see `trainer.shared.budget`), outliving the worker that starts it; a thread reaps
-    it when it ends, so that it leaves no zombie."""
+def launch(key: str, command_name: str = "analyse_rules") -> None:
+    """Start ``manage.py analyse_rules KEY`` (or ``command_name``) as a process of its own
+    at the lowest CPU priority (see `trainer.shared.budget`), outliving the worker that
+    starts it; a thread reaps it when it ends, so that it leaves no zombie."""
     env = {
         **os.environ,
         # One core at most: the analysis' numpy must not spread over the machine.
@@ -282,7 +317,7 @@ def launch(key: str) -> None:
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
     }
-    command = [sys.executable, str(settings.BASE_DIR / "manage.py"), "analyse_rules", key]
+    command = [sys.executable, str(settings.BASE_DIR / "manage.py"), command_name, key]
     process = subprocess.Popen(
         [sys.executable, "-m", "trainer.shared.budget", *command],  # at the lowest priority
         cwd=settings.BASE_DIR,
@@ -298,16 +333,22 @@ def launch(key: str) -> None:
 
 
 def analysis_run(key: str) -> None:
-    """Compute and store the analysis a job stands for, then free its slot (or record why
-    it failed, so that players asking for it are told instead of waiting)."""
+    """Compute and store the analysis (or index table) a job stands for, then free its
+    slot (or record why it failed, so that players asking for it are told instead of
+    waiting)."""
     job = AnalysisJob.objects.filter(key=key, slot__isnull=False).first()
     if job is None:
         return
     _claim(job)
     try:
-        rules = Rules.from_json(job.rules)
-        if not analysis_ready(rules):
-            analyse_and_store(rules)
+        if INDICES in job.rules:
+            request = IndexRequest.from_json(job.rules[INDICES])
+            if not indices_ready(request):
+                compute_and_store(request)
+        else:
+            rules = Rules.from_json(job.rules)
+            if not analysis_ready(rules):
+                analyse_and_store(rules)
     except Exception as error:  # over budget, out of memory, or rules it cannot analyse
         logger.warning("analysis %s failed: %r", key, error)
         AnalysisJob.objects.filter(pk=job.pk).update(
