@@ -111,7 +111,10 @@ def _analyses_run_at_once() -> Iterator[None]:
     settings name, not the test's. Tests of the waiting itself replace this."""
     from trainer.shared import analyses
 
-    with mock.patch.object(analyses, "launch", side_effect=analyses.analysis_run):
+    def run_at_once(key: str, command_name: str = "analyse_rules") -> None:
+        analyses.analysis_run(key)  # a job knows itself whether it is an index table
+
+    with mock.patch.object(analyses, "launch", side_effect=run_at_once):
         yield
 
 

@@ -23,7 +23,7 @@ class HeldJobs:
         self.go = threading.Event()
         self.threads: list[threading.Thread] = []
 
-    def launch(self, key: str) -> None:
+    def launch(self, key: str, command_name: str = "analyse_rules") -> None:
         thread = threading.Thread(target=self._run, args=(key,), daemon=True)
         self.threads.append(thread)
         thread.start()
