@@ -59,8 +59,10 @@ def letter_keys_off(page: Page, url: str) -> None:
     page.keyboard.press("Space")
     expect(page.get_by_label("Play with single-letter keys (H, S, D, P, R, B)")).not_to_be_checked()
     tab_to(page, page.get_by_role("button", name="Save and deal"))
-    page.keyboard.press("Enter")
-    page.wait_for_load_state()
+    # Until the saved settings' page has loaded, a key would reach the old page, whose
+    # letter keys are still on (wait_for_load_state alone returns before it starts).
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
 
 
 @pytest.mark.browser
