@@ -16,11 +16,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escapejs
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import IllegalActionError
-from tests.engine.test_live_table_properties import PEOPLE, move, random_table
+from tests.engine.test_live_table_properties import PEOPLE, PROPERTY, move, random_table
 from tests.trainer.live.test_live_view import page
 from trainer.live.services import open_table
 
@@ -75,16 +75,7 @@ def test_a_player_at_the_table_is_drawn_for_themselves(client: Client) -> None:
         assert "Seat 3 · You" in answer.content.decode()
 
 
-@settings(
-    max_examples=15,
-    deadline=None,
-    database=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.large_base_example,
-    ],
-)
+@settings(PROPERTY, max_examples=15, database=None)
 @given(st.data())
 def test_every_onlooker_sees_the_same_page_and_no_player_is_one(data: st.DataObject) -> None:
     """At every point of random play, two people with no part at the table get the same

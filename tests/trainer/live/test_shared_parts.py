@@ -20,14 +20,14 @@ from django.template.loader import render_to_string
 from django.test.signals import template_rendered
 from django.urls import reverse
 from django.utils import translation
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import IllegalActionError
 from engine.live_table import LiveTable
 from engine.rules import DELUXE
 from engine.table import BotSeat
-from tests.engine.test_live_table_properties import PEOPLE, move, random_table
+from tests.engine.test_live_table_properties import PEOPLE, PROPERTY, move, random_table
 from tests.engine.unseen_cards import with_unseen_cards_replaced
 from tests.trainer.live.test_live_preselect import clock, dealt, page_of
 from tests.trainer.live.test_live_tables import post
@@ -156,16 +156,7 @@ def test_a_choice_made_before_the_turn_stays_on_its_players_page(dealt: Any) -> 
     assert "preselect" not in page_of(anns, row)
 
 
-@settings(
-    max_examples=15,
-    deadline=None,
-    database=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.large_base_example,
-    ],
-)
+@settings(PROPERTY, max_examples=15, database=None)
 @given(st.data())
 def test_every_page_drawn_from_shared_parts_is_the_viewers_own(data: st.DataObject) -> None:
     """At every point of random play, each viewer's page, drawn in any order after the
