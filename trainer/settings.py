@@ -171,9 +171,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # key columns alone, which is what is meant there (trainer.models.Drill).
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
-# "default" holds what every app server must see alike (throttle counters): the database,
-# unless DJANGO_CACHE_BACKEND and DJANGO_CACHE_LOCATION name a shared cache server. Its
-# table is made by `manage.py createcachetable`.
+# "default" is for what every app server must see alike: the database, unless
+# DJANGO_CACHE_BACKEND and DJANGO_CACHE_LOCATION name a shared cache server (its table is
+# made by `manage.py createcachetable`). Nothing of the app's uses it today: the throttle
+# counters, which did, are rows of their own (trainer.shared.throttle).
 # The {% cache %} tag's fragments are keyed by everything they show, so a process keeps
 # them in its own memory without any of them going stale.
 CACHES = {

@@ -1,11 +1,8 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.core.cache import cache
 from django.test import Client
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -13,16 +10,6 @@ from pytest_django.live_server_helper import LiveServer
 from trainer.models import Drill
 
 PASSWORD = "a-long-pass-phrase-7"
-
-
-@pytest.fixture(autouse=True)
-def fresh_throttles(transactional_db: None) -> Iterator[None]:
-    """Throttle counters live in the database, flushed after each transactional test;
-    the cache, which that flush leaves alone, is emptied too: each journey starts and
-    ends with nothing counted."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.mark.browser
