@@ -109,6 +109,17 @@ def drill_issue(
         return pending
 
 
+#: The longest response time a drill row holds (its column is a 32-bit integer).
+LONGEST_RESPONSE_MS = 2**31 - 1
+
+
+def _response_ms(taken: timedelta) -> int | None:
+    """How long an answer took, in ms; None for a hand left pending longer than the column
+    holds (about 25 days): that is no response time, and PostgreSQL would refuse it."""
+    ms = int(taken.total_seconds() * 1000)
+    return ms if ms <= LONGEST_RESPONSE_MS else None
+
+
 def _hand_fields(rules: Rules, situation: Situation, time_limit: int) -> dict[str, Any]:
     """A drill's columns for a hand dealt under ``rules``, saved or drawn alike."""
     return {
@@ -291,7 +302,7 @@ def _answer(
         "row": grade.row,
         "up_column": grade.up,
         "ev_lost": ev_lost,
-        "response_ms": int((now - drill.issued_at).total_seconds() * 1000),
+        "response_ms": _response_ms(now - drill.issued_at),
         "late": late,
         # The session's figures with this answer: kept by the answer's one UPDATE.
         "session_hands": drill.session_hands + 1,
