@@ -39,17 +39,22 @@ def split_at_seat_3(page: Page) -> None:
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("clock")  # standing still: no deadline passes
+@pytest.mark.parametrize("language", ["en", "ka"])  # Georgian's longer words wrap the head
 def test_a_decision_at_a_full_live_table_fits_on_one_screen(
-    screen: Screen, live_server: LiveServer
+    screen: Screen, live_server: LiveServer, language: str
 ) -> None:
     page = screen.page
     ann_at_a_full_table(page, live_server.url, bot="easy")
     split_at_seat_3(page)
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    page.reload()
     decision = page.get_by_test_id("decision")
-    expect(decision.get_by_role("button", name="Hit")).to_be_visible()
+    expect(decision.locator("#act-hit")).to_be_visible()
     expect(page.get_by_test_id("preselect-4")).to_be_visible()
     page.evaluate("window.scrollTo(0, 0)")
-    screen.shot("live-full-decision")
+    screen.shot(f"live-full-decision-{language}")
 
     assert_on_screen(page, page.get_by_test_id("dealer-cards"), "the dealer's cards")
     for seat in (3, 4):
