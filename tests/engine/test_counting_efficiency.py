@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -21,7 +22,7 @@ def tags(*values: float) -> dict[str, float]:
     return dict(zip(RANK_KEYS, values, strict=True))
 
 
-#: Published playing efficiencies (Reid; /work/shared/COUNTING.md), six decks.
+#: Published playing efficiencies (Reid; /work/shared/COUNTING.md): Griffin's, for one deck.
 PUBLISHED = {
     "Hi-Lo": (tags(1, 1, 1, 1, 1, 0, 0, 0, -1, -1), 0.51),
     "KO": (tags(1, 1, 1, 1, 1, 1, 0, 0, -1, -1), 0.55),
@@ -29,8 +30,10 @@ PUBLISHED = {
     "Hi-Opt II": (tags(1, 1, 2, 2, 1, 1, 0, 0, -2, 0), 0.67),
     "Omega II": (tags(1, 1, 2, 2, 2, 1, 0, -1, -2, 0), 0.67),
 }
-#: docs/counting.md: ours are at most 0.06 below the published (two-card decisions only).
-TOLERANCE = 0.06
+#: docs/counting.md: for one deck ours are at most 0.025 below the published (two-card
+#: decisions only); for six decks 0.03–0.06 below, the count knowing less of a bigger shoe.
+TOLERANCE = 0.03
+SINGLE_DECK = dataclasses.replace(AMERICAN, decks=1)
 
 
 @pytest.fixture(scope="module")
@@ -38,15 +41,27 @@ def american():
     return decisions(AMERICAN)
 
 
-def test_playing_efficiencies_agree_with_the_published_and_rank_the_systems_alike(american):
+@pytest.fixture(scope="module")
+def single_deck():
+    return decisions(SINGLE_DECK)
+
+
+def test_playing_efficiencies_agree_with_the_published_and_rank_the_systems_alike(single_deck):
     ours = {
-        name: playing_efficiency(system, AMERICAN, american)
+        name: playing_efficiency(system, SINGLE_DECK, single_deck)
         for name, (system, _) in PUBLISHED.items()
     }
     for name, (_, published) in PUBLISHED.items():
         assert ours[name] == pytest.approx(published, abs=TOLERANCE), name
     # The order a player chooses by: Hi-Lo below KO below Zen below the level-two systems.
     assert ours["Hi-Lo"] < ours["KO"] < ours["Zen"] < min(ours["Hi-Opt II"], ours["Omega II"])
+
+
+def test_a_count_knows_less_of_six_decks_than_of_one(american, single_deck):
+    """Each card moves a bigger shoe less, so the same tags capture less of the gain."""
+    hi_lo = PUBLISHED["Hi-Lo"][0]
+    six = playing_efficiency(hi_lo, AMERICAN, american)
+    assert six < playing_efficiency(hi_lo, SINGLE_DECK, single_deck) - 0.01
 
 
 @given(
@@ -84,5 +99,5 @@ def test_eor_prints_each_systems_playing_efficiency():
     out = io.StringIO()
     assert main(["eor", "--rules", "american"], stdout=out) == 0
     ratings = json.loads(out.getvalue())["ratings"]
-    assert ratings["hi-lo"]["playing"] == pytest.approx(0.51, abs=TOLERANCE)
+    assert 0.51 - 0.06 <= ratings["hi-lo"]["playing"] < 0.51  # six decks: below one deck's
     assert ratings["hi-lo"]["playing"] < ratings["zen"]["playing"]
