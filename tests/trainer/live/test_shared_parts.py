@@ -114,7 +114,7 @@ def test_the_dealer_and_each_seat_are_drawn_once_for_seven_players() -> None:
     with counted() as alone_counts:
         assert all(alone(table, player) == pages[player] for player in PLAYERS)
     assert alone_counts["trainer/table/_dealer.html"] == len(PLAYERS)
-    assert counts["trainer/live/_order.html"] * 3 < alone_counts["trainer/live/_order.html"]
+    assert counts["trainer/table/_hands.html"] * 3 < alone_counts["trainer/table/_hands.html"]
 
 
 def test_a_round_in_play_is_drawn_once_and_each_keeps_their_own_decision() -> None:
