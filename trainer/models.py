@@ -520,3 +520,48 @@ class ThrottleCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count}"
+
+
+class CountingRun(models.Model):
+    """One deck a player counted down in the running-count drill (trainer/counting): the
+    cards dealt (the deck's order never leaves the server before the page shows it), how
+    they were shown, and once answered, the counts given and the time taken."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
+    guest_token = models.CharField(max_length=40, blank=True)
+    #: The counting system's key (`engine.counting.systems.SYSTEMS`).
+    system = models.CharField(max_length=20)
+    #: The cards, as texts separated by spaces ("10h As …").
+    cards = models.TextField()
+    #: Cards shown at a time; 0: the deck laid out whole.
+    group = models.PositiveSmallIntegerField()
+    #: Cards shown a second (when shown a few at a time), in tenths.
+    pace_tenths = models.PositiveSmallIntegerField(default=10)
+    #: Asked for the count after every so many cards; 0: only at the end.
+    checkpoint_every = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: When the page first showed the cards: the time taken runs from here.
+    shown_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    #: The running count given at the end, and after each checkpoint's card ({"10": "3"}).
+    answer = models.CharField(max_length=12, blank=True)
+    checkpoint_answers = models.JSONField(default=dict)
+    exact = models.BooleanField(null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-created_at"]),
+            models.Index(fields=["guest_token", "-created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                name="countingrun_has_an_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"counting run {self.pk} ({self.system})"

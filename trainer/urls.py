@@ -9,6 +9,7 @@ from django.urls import URLPattern, include, path
 from django.views import View
 
 from trainer.accounts import views as accounts
+from trainer.counting import views as counting
 from trainer.drills import views as drills
 from trainer.home import views as home
 from trainer.live import views as live
@@ -24,6 +25,8 @@ trainer_patterns = [
     path("drill/", drills.drill, name="drill"),
     path("drill/settings/", drills.drill_settings, name="drill-settings"),
     path("drill/focus/", drills.drill_focus, name="drill-focus"),
+    path("counting/", counting.counting, name="counting"),
+    path("counting/<int:run_id>/", counting.counting_run, name="counting-run"),
     path("progress/", progress.progress, name="progress"),
     path("progress/decisions.csv", progress.progress_export, name="progress-export"),
     path("bets/", progress.bets, name="bets"),

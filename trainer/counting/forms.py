@@ -1,0 +1,107 @@
+"""The running-count drill's forms: how to deal the deck, and the player's count."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from engine.counting.drill import CHECKPOINTS, GROUPS
+from engine.counting.systems import SYSTEMS
+from trainer.counting.services import RunSettings
+
+#: Cards a second a player may choose, in tenths.
+PACES = (5, 10, 15, 20, 30, 40)
+#: How a count may be typed: a whole number or a half, signed ("-2", "+3", "3.5", "3,5",
+#: "3½", "−1" with a typographic minus).
+_COUNT = re.compile(r"^([+-]?)(\d{1,3})?(?:([.,]5)|(½))?$")
+
+
+def parse_count(text: str) -> Fraction | None:
+    """The count typed, or None if it is not one.
+
+    >>> parse_count("-3"), parse_count("3,5"), parse_count("−½"), parse_count("2.25")
+    (Fraction(-3, 1), Fraction(7, 2), Fraction(-1, 2), None)
+    """
+    found = _COUNT.match(text.strip().replace("−", "-").replace(" ", ""))
+    if found is None or (found[2] is None and not (found[3] or found[4])):
+        return None
+    value = Fraction(int(found[2] or 0)) + (Fraction(1, 2) if found[3] or found[4] else 0)
+    return -value if found[1] == "-" else value
+
+
+class StartForm(forms.Form):
+    """How the next deck is dealt."""
+
+    system = forms.ChoiceField(
+        label=_("Counting system"),
+        choices=[(key, system.name) for key, system in SYSTEMS.items()],
+        initial="hi-lo",
+    )
+    group = forms.TypedChoiceField(
+        label=_("Cards shown"),
+        coerce=int,
+        choices=[(0, _("The whole deck laid out"))]
+        + [(n, _("%(count)s at a time") % {"count": n}) for n in GROUPS],
+        initial=1,
+    )
+    pace = forms.TypedChoiceField(
+        label=_("Cards a second"),
+        coerce=int,
+        choices=[(tenths, f"{tenths / 10:g}") for tenths in PACES],
+        initial=20,
+        help_text=_("When shown a few at a time."),
+    )
+    checkpoint_every = forms.TypedChoiceField(
+        label=_("Ask for the count on the way"),
+        coerce=int,
+        choices=[(0, _("Only at the end"))]
+        + [(n, _("Every %(count)s cards") % {"count": n}) for n in CHECKPOINTS if n],
+        initial=0,
+    )
+
+    def run_settings(self) -> RunSettings:
+        data = self.cleaned_data
+        return RunSettings(
+            system=data["system"],
+            group=data["group"],
+            pace_tenths=data["pace"],
+            checkpoint_every=data["checkpoint_every"],
+        )
+
+
+class CountForm(forms.Form):
+    """The running count at the end, and at the checkpoints the deck asks for (fields
+    ``checkpoint_<card>``, each optional: a checkpoint left blank is not graded)."""
+
+    answer = forms.CharField(label=_("The running count at the end"), max_length=12)
+
+    def __init__(self, *args: Any, checkpoints: tuple[int, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for card in checkpoints:
+            self.fields[f"checkpoint_{card}"] = forms.CharField(
+                label=_("The running count after card %(number)s") % {"number": card},
+                max_length=12,
+                required=False,
+            )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name, text in list(cleaned.items()):
+            if name == "answer" or text:
+                count = parse_count(text)
+                if count is None:
+                    self.add_error(name, _("Type a count: a whole number, or a half as in 3.5."))
+                else:
+                    cleaned[name] = count
+        return cleaned
+
+    def counts_at_checkpoints(self) -> dict[int, Fraction]:
+        return {
+            int(name.removeprefix("checkpoint_")): count
+            for name, count in self.cleaned_data.items()
+            if name.startswith("checkpoint_") and isinstance(count, Fraction)
+        }

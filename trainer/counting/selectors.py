@@ -1,0 +1,52 @@
+"""The running-count drill's reads: a player's own figures beside the standards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from trainer.counting.pages import DECK_SECONDS
+from trainer.models import CountingRun
+from trainer.shared.owners import Owner
+
+#: How many of the latest decks the figures look at.
+RECENT = 50
+
+
+@dataclass(frozen=True)
+class CountingFigures:
+    """A player's latest decks: how many were counted, how many exactly, the current
+    run of exact decks within the standard's time, the best such time, and the best time
+    per card of an exact deck."""
+
+    decks: int
+    exact: int
+    streak: int
+    best_seconds: float | None
+    best_per_card: float | None
+
+
+def counting_figures(owner: Owner | None) -> CountingFigures:
+    """The figures of ``owner``'s latest answered decks (none for a first visit)."""
+    runs = [] if owner is None else list(
+        CountingRun.objects.filter(**owner.filter(), answered_at__isnull=False)
+        .order_by("-answered_at")
+        .values("cards", "exact", "shown_at", "answered_at")[:RECENT]
+    )  # fmt: skip
+    timed = []
+    for run in runs:
+        seconds = (run["answered_at"] - run["shown_at"]) / timedelta(seconds=1)
+        timed.append((bool(run["exact"]), seconds, len(run["cards"].split())))
+    streak = 0
+    for exact, seconds, _cards in timed:
+        if not (exact and seconds <= DECK_SECONDS):
+            break
+        streak += 1
+    exact_times = [(seconds, cards) for exact, seconds, cards in timed if exact]
+    return CountingFigures(
+        decks=len(timed),
+        exact=len(exact_times),
+        streak=streak,
+        best_seconds=min((s for s, _ in exact_times), default=None),
+        best_per_card=min((s / n for s, n in exact_times), default=None),
+    )
