@@ -28,15 +28,16 @@ class CountingFigures:
 
 def counting_figures(owner: Owner | None) -> CountingFigures:
     """The figures of ``owner``'s latest answered decks (none for a first visit)."""
-    runs = [] if owner is None else list(
+    runs: list[CountingRun] = [] if owner is None else list(
         CountingRun.objects.filter(**owner.filter(), answered_at__isnull=False)
         .order_by("-answered_at")
-        .values("cards", "exact", "shown_at", "answered_at")[:RECENT]
+        .only("cards", "exact", "shown_at", "answered_at")[:RECENT]
     )  # fmt: skip
     timed = []
     for run in runs:
-        seconds = (run["answered_at"] - run["shown_at"]) / timedelta(seconds=1)
-        timed.append((bool(run["exact"]), seconds, len(run["cards"].split())))
+        assert run.answered_at is not None and run.shown_at is not None  # answering shows
+        seconds = (run.answered_at - run.shown_at) / timedelta(seconds=1)
+        timed.append((bool(run.exact), seconds, len(run.cards.split())))
     streak = 0
     for exact, seconds, _cards in timed:
         if not (exact and seconds <= DECK_SECONDS):
