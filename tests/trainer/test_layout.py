@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 TRAINER = Path(__file__).resolve().parents[2] / "trainer"
-FEATURES = ("accounts", "drills", "home", "live", "practice", "progress", "rules")
+FEATURES = ("accounts", "counting", "drills", "home", "live", "practice", "progress", "rules")
 
 
 def module_name(path: Path) -> str:
