@@ -565,3 +565,47 @@ class CountingRun(models.Model):
 
     def __str__(self) -> str:
         return f"counting run {self.pk} ({self.system})"
+
+
+class TrueCountQuestion(models.Model):
+    """One question of the true-count drill (trainer/counting): a shoe part dealt, and
+    either the decks left to judge from its discard tray or its running count to turn into
+    a true count; once answered, the answer and whether it was right."""
+
+    class Kind(models.TextChoices):
+        DECKS = "decks"
+        CONVERT = "convert"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
+    guest_token = models.CharField(max_length=40, blank=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    decks = models.PositiveSmallIntegerField()
+    dealt = models.PositiveSmallIntegerField()
+    running = models.SmallIntegerField()
+    #: The player's method: `engine.counting.true_count.DeckEstimate` and `Conversion`.
+    estimate = models.CharField(max_length=8)
+    conversion = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: When the page first showed the question: the answer time runs from here.
+    shown_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answer = models.CharField(max_length=12, blank=True)
+    right = models.BooleanField(null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-created_at"]),
+            models.Index(fields=["guest_token", "-created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                name="truecountquestion_has_an_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"true-count question {self.pk} ({self.kind})"

@@ -27,6 +27,17 @@ trainer_patterns = [
     path("drill/focus/", drills.drill_focus, name="drill-focus"),
     path("counting/", counting.counting, name="counting"),
     path("counting/<int:run_id>/", counting.counting_run, name="counting-run"),
+    path("counting/true-count/", counting.true_count, name="true-count"),
+    path(
+        "counting/true-count/<int:question_id>/",
+        counting.true_count_question,
+        name="true-count-question",
+    ),
+    path(
+        "counting/true-count/<int:question_id>/next/",
+        counting.true_count_next,
+        name="true-count-next",
+    ),
     path("progress/", progress.progress, name="progress"),
     path("progress/decisions.csv", progress.progress_export, name="progress-export"),
     path("bets/", progress.bets, name="bets"),

@@ -1,4 +1,4 @@
-"""The running-count drill's forms: how to deal the deck, and the player's count."""
+"""The counting drills' forms: how a deck or a shoe is dealt, and the player's answers."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine.counting.conversion import SHOE_DECKS
 from engine.counting.drill import CHECKPOINTS, GROUPS
 from engine.counting.systems import SYSTEMS
-from trainer.counting.services import RunSettings
+from engine.counting.true_count import Conversion, DeckEstimate
+from trainer.counting.services import RunSettings, TrueCountSettings
 
 #: Cards a second a player may choose, in tenths.
 PACES = (5, 10, 15, 20, 30, 40)
@@ -105,3 +107,89 @@ class CountForm(forms.Form):
             for name, count in self.cleaned_data.items()
             if name.startswith("checkpoint_") and isinstance(count, Fraction)
         }
+
+
+ESTIMATE_LABELS = {
+    DeckEstimate.FULL: _("To the whole deck"),
+    DeckEstimate.HALF: _("To the half deck"),
+    DeckEstimate.QUARTER: _("To the quarter deck"),
+}
+CONVERSION_LABELS = {
+    Conversion.FLOOR: _("Down (floor): −0.5 is −1"),
+    Conversion.TRUNCATE: _("Toward zero: −0.5 is 0"),
+    Conversion.ROUND: _("To the nearest: 2.5 is 3"),
+}
+_DECKS = re.compile(r"^(\d{1,2})?(?:[.,](\d{1,2}))?$")
+_GLYPHS = {"½": ".5", "¼": ".25", "¾": ".75"}
+
+
+def parse_decks(text: str) -> Fraction | None:
+    """Decks typed as a number with a fraction ("2.5", "2,75", "2½", "¾"), or None.
+
+    >>> parse_decks("2½"), parse_decks("3,25"), parse_decks("¾"), parse_decks("two")
+    (Fraction(5, 2), Fraction(13, 4), Fraction(3, 4), None)
+    """
+    text = text.strip().replace(" ", "")
+    for glyph, decimal in _GLYPHS.items():
+        text = text.replace(glyph, decimal)
+    found = _DECKS.match(text)
+    if found is None or not (found[1] or found[2]):
+        return None
+    return Fraction(f"{found[1] or 0}.{found[2] or 0}")
+
+
+def parse_true_count(text: str) -> int | None:
+    """A true count typed as a signed whole number ("-2", "+3", "−1"), or None."""
+    found = re.fullmatch(r"([+-]?)(\d{1,2})", text.strip().replace("−", "-").replace(" ", ""))
+    if found is None:
+        return None
+    return -int(found[2]) if found[1] == "-" else int(found[2])
+
+
+class TrueCountStartForm(forms.Form):
+    """The true-count drill's shoe and the player's own way of making the true count."""
+
+    decks = forms.TypedChoiceField(
+        label=_("Decks in the shoe"), coerce=int, choices=[(n, n) for n in SHOE_DECKS], initial=6
+    )
+    estimate = forms.ChoiceField(
+        label=_("I judge the decks left"),
+        choices=list(ESTIMATE_LABELS.items()),
+        initial=DeckEstimate.HALF,
+    )
+    conversion = forms.ChoiceField(
+        label=_("I make it a whole number"),
+        choices=list(CONVERSION_LABELS.items()),
+        initial=Conversion.FLOOR,
+    )
+
+    def true_count_settings(self) -> TrueCountSettings:
+        data = self.cleaned_data
+        return TrueCountSettings(
+            decks=data["decks"],
+            estimate=DeckEstimate(data["estimate"]),
+            conversion=Conversion(data["conversion"]),
+        )
+
+
+class TrueCountAnswerForm(forms.Form):
+    """The decks left (``decks``), or the true count (``convert``)."""
+
+    answer = forms.CharField(max_length=12)
+
+    def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        self.fields["answer"].label = _("Decks left") if kind == "decks" else _("The true count")
+
+    def clean_answer(self) -> Fraction:
+        text = self.cleaned_data["answer"]
+        if self.kind == "decks":
+            decks = parse_decks(text)
+            if decks is None:
+                raise forms.ValidationError(_("Type the decks left, as in 3 or 2.5."))
+            return decks
+        count = parse_true_count(text)
+        if count is None:
+            raise forms.ValidationError(_("Type the true count as a whole number, as in −2 or 3."))
+        return Fraction(count)

@@ -1,12 +1,13 @@
-"""The running-count drill's reads: a player's own figures beside the standards."""
+"""The counting drills' reads: a player's own figures beside the standards."""
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 from datetime import timedelta
 
 from trainer.counting.pages import DECK_SECONDS
-from trainer.models import CountingRun
+from trainer.models import CountingRun, TrueCountQuestion
 from trainer.shared.owners import Owner
 
 #: How many of the latest decks the figures look at.
@@ -51,3 +52,35 @@ def counting_figures(owner: Owner | None) -> CountingFigures:
         best_seconds=min((s for s, _ in exact_times), default=None),
         best_per_card=min((s / n for s, n in exact_times), default=None),
     )
+
+
+@dataclass(frozen=True)
+class AnswerFigures:
+    """A player's latest answers to one kind of true-count question: how many, how many
+    right, and the median seconds of the right ones."""
+
+    answered: int
+    right: int
+    median_seconds: float | None
+
+
+def true_count_figures(owner: Owner | None) -> dict[str, AnswerFigures]:
+    """Per kind of question ("decks", "convert"), the figures of the latest answers."""
+    found = {}
+    for kind in TrueCountQuestion.Kind:
+        questions: list[TrueCountQuestion] = [] if owner is None else list(
+            TrueCountQuestion.objects.filter(**owner.filter(), kind=kind, answered_at__isnull=False)
+            .order_by("-answered_at")
+            .only("right", "shown_at", "answered_at")[:RECENT]
+        )  # fmt: skip
+        right = []
+        for question in questions:
+            assert question.answered_at is not None and question.shown_at is not None
+            if question.right:
+                right.append((question.answered_at - question.shown_at) / timedelta(seconds=1))
+        found[kind.value] = AnswerFigures(
+            answered=len(questions),
+            right=len(right),
+            median_seconds=statistics.median(right) if right else None,
+        )
+    return found

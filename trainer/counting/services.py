@@ -1,4 +1,4 @@
-"""The running-count drill's changes: deal a deck, show it, take the player's count.
+"""The counting drills' changes: deal a deck or a shoe part, show it, take the answer.
 
 Each run belongs to its owner and every query names them: another's run is not found.
 A run is answered once; a second answer (a replay, another tab) changes nothing.
@@ -15,9 +15,11 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from engine.counting.conversion import ShoeSeen, shoe_seen
 from engine.counting.drill import checkpoints, deck_to_count, grade_count
 from engine.counting.systems import system_named
-from trainer.models import CountingRun
+from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
+from trainer.models import CountingRun, TrueCountQuestion
 from trainer.shared.owners import Owner
 from trainer.shared.unit_of_work import NotFound, Refused
 
@@ -93,5 +95,103 @@ def counting_adopt_guest(
 ) -> None:
     """`guest_adopted`'s receiver: a guest's counted decks follow them into their account."""
     CountingRun.objects.filter(user__isnull=True, guest_token=guest_token).update(
+        user_id=user_id, guest_token=""
+    )
+
+
+@dataclass(frozen=True)
+class TrueCountSettings:
+    """The true-count drill's shoe (decks) and the player's method."""
+
+    decks: int
+    estimate: DeckEstimate
+    conversion: Conversion
+
+
+def true_count_start(*, owner: Owner, settings: TrueCountSettings) -> TrueCountQuestion:
+    """A new shoe part dealt: first, its decks left to judge from the discard tray."""
+    seen = shoe_seen(_RNG, settings.decks)
+    return TrueCountQuestion.objects.create(
+        **owner.fields(),
+        kind=TrueCountQuestion.Kind.DECKS,
+        decks=seen.decks,
+        dealt=seen.dealt,
+        running=seen.running,
+        estimate=settings.estimate,
+        conversion=settings.conversion,
+    )
+
+
+def true_count_question(*, owner: Owner, question_id: int, now: datetime) -> TrueCountQuestion:
+    """The owner's question, noted as shown from ``now`` the first time its page shows it."""
+    question = TrueCountQuestion.objects.filter(pk=question_id, **owner.filter()).first()
+    if question is None:
+        raise NotFound(_("There is no such question of yours."))
+    if question.shown_at is None:
+        TrueCountQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(shown_at=now)
+        question.shown_at = now
+    return question
+
+
+def true_count_answer(
+    *, owner: Owner, question_id: int, answer: Fraction, now: datetime
+) -> TrueCountQuestion:
+    """Grade the decks left or the true count given; refused once answered."""
+    with transaction.atomic():
+        question = (
+            TrueCountQuestion.objects.select_for_update()
+            .filter(pk=question_id, **owner.filter())
+            .first()
+        )
+        if question is None:
+            raise NotFound(_("There is no such question of yours."))
+        if question.answered_at is not None:
+            raise Refused(_("This question is answered already: go on to the next."))
+        question.answer = str(answer)
+        question.right = answer == expected(question)
+        question.answered_at = now
+        question.shown_at = question.shown_at or now
+        question.save(update_fields=["answer", "right", "answered_at", "shown_at"])
+    return question
+
+
+def true_count_next(*, owner: Owner, question_id: int) -> TrueCountQuestion:
+    """The question after an answered one: the same shoe's true count after its decks
+    left, a new shoe after a true count."""
+    question = TrueCountQuestion.objects.filter(
+        pk=question_id, answered_at__isnull=False, **owner.filter()
+    ).first()
+    if question is None:
+        raise NotFound(_("There is no such question of yours."))
+    settings = TrueCountSettings(
+        question.decks, DeckEstimate(question.estimate), Conversion(question.conversion)
+    )
+    if question.kind == TrueCountQuestion.Kind.CONVERT:
+        return true_count_start(owner=owner, settings=settings)
+    return TrueCountQuestion.objects.create(
+        **owner.fields(),
+        kind=TrueCountQuestion.Kind.CONVERT,
+        decks=question.decks,
+        dealt=question.dealt,
+        running=question.running,
+        estimate=question.estimate,
+        conversion=question.conversion,
+    )
+
+
+def expected(question: TrueCountQuestion) -> Fraction:
+    """The right answer: the decks left to the player's step, or their true count."""
+    seen = ShoeSeen(question.decks, question.dealt, question.running)
+    if question.kind == TrueCountQuestion.Kind.DECKS:
+        return seen.decks_left(DeckEstimate(question.estimate))
+    method = TrueCountMethod(DeckEstimate(question.estimate), Conversion(question.conversion))
+    return Fraction(seen.true_count(method))
+
+
+def true_count_adopt_guest(
+    sender: object, *, guest_token: str, user_id: int, **kwargs: object
+) -> None:
+    """`guest_adopted`'s receiver: a guest's answers follow them into their account."""
+    TrueCountQuestion.objects.filter(user__isnull=True, guest_token=guest_token).update(
         user_id=user_id, guest_token=""
     )

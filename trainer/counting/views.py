@@ -1,4 +1,6 @@
-"""The running-count drill's pages: choose how a deck is dealt, count it, see the grade.
+"""The counting drills' pages: a deck to count down (choose how it is dealt, count it, see
+the grade), and the true count (judge the decks left from a discard tray, then turn a
+running count into a true count).
 
 Thin: each view reads the clock once, hands the request to `trainer.counting.services`
 (a change) or `trainer.counting.selectors` (a read), and draws what it returns. A first
@@ -10,11 +12,19 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from trainer.counting import selectors, services
-from trainer.counting.forms import CountForm, StartForm
+from trainer.counting.forms import (
+    CONVERSION_LABELS,
+    ESTIMATE_LABELS,
+    CountForm,
+    StartForm,
+    TrueCountAnswerForm,
+    TrueCountStartForm,
+)
 from trainer.counting.pages import DECK_SECONDS, DECK_STREAK, TAG_SECONDS, RunPage
+from trainer.counting.true_count_pages import ANSWER_SECONDS, QuestionPage
 from trainer.shared.owners import owner_known, owner_of
 from trainer.shared.unit_of_work import NotFound, Refused
 
@@ -83,3 +93,70 @@ def counting_run(request: HttpRequest, run_id: int) -> HttpResponse:
     }  # fmt: skip
     status = 400 if error or form.errors else 200
     return render(request, "trainer/counting/run.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def true_count(request: HttpRequest) -> HttpResponse:
+    """The true-count drill's start: the shoe and the player's method, and their figures."""
+    form = TrueCountStartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        question = services.true_count_start(
+            owner=owner_of(request), settings=form.true_count_settings()
+        )
+        return redirect("trainer:true-count-question", question_id=question.pk)
+    context = {
+        "form": form,
+        "figures": selectors.true_count_figures(owner_known(request)),
+        "answer_seconds": ANSWER_SECONDS,
+    }
+    status = 400 if form.errors else 200
+    return render(request, "trainer/counting/true_count.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def true_count_question(request: HttpRequest, question_id: int) -> HttpResponse:
+    """A question (the discard tray, or a running count to convert), or once answered,
+    its grade; a POST is the answer."""
+    owner = owner_known(request)
+    now = timezone.now()
+    if owner is None:
+        raise Http404
+    try:
+        question = services.true_count_question(owner=owner, question_id=question_id, now=now)
+    except NotFound as missing:
+        raise Http404(str(missing)) from missing
+    form = TrueCountAnswerForm(request.POST or None, kind=question.kind)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.true_count_answer(
+                owner=owner, question_id=question.pk, answer=form.cleaned_data["answer"], now=now
+            )
+        except Refused as refused:
+            error = str(refused)
+        else:
+            return redirect("trainer:true-count-question", question_id=question.pk)
+    page = QuestionPage.of(question, services.expected(question))
+    context = {
+        "page": page,
+        "method_words": f"{ESTIMATE_LABELS[page.estimate]} · {CONVERSION_LABELS[page.conversion]}",
+        "form": form,
+        "error": error,
+        "answer_seconds": ANSWER_SECONDS,
+        "figures": selectors.true_count_figures(owner) if question.answered_at else None,
+    }
+    status = 400 if error or form.errors else 200
+    return render(request, "trainer/counting/true_count_question.html", context, status=status)
+
+
+@require_POST
+def true_count_next(request: HttpRequest, question_id: int) -> HttpResponse:
+    """The next question after an answered one."""
+    owner = owner_known(request)
+    if owner is None:
+        raise Http404
+    try:
+        question = services.true_count_next(owner=owner, question_id=question_id)
+    except NotFound as missing:
+        raise Http404(str(missing)) from missing
+    return redirect("trainer:true-count-question", question_id=question.pk)
