@@ -66,7 +66,7 @@ def test_the_decks_left_then_the_true_count_of_the_same_shoe(client: Client) -> 
     )
     assert (convert.kind, convert.dealt, convert.running) == ("convert", 195, 9)
     page = client.get(url(convert)).content.decode()
-    assert "Running count +9, 2½ decks left." in page
+    assert "Running count +9; decks left: 2½." in page
     client.post(url(convert), {"answer": "+4"})  # +3.6 floored is +3
     result = client.get(url(convert)).content.decode()
     assert "Not quite." in result and "the true count is +3; you said +4" in result
