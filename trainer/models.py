@@ -609,3 +609,54 @@ class TrueCountQuestion(models.Model):
 
     def __str__(self) -> str:
         return f"true-count question {self.pk} ({self.kind})"
+
+
+class IndexPlayQuestion(models.Model):
+    """One question of the index-play drill (trainer/counting): a hand, an up card and a
+    true count, for one index play of the computed table of the player's rules, system and
+    method. What grading and explaining it needs is copied from the table when it is asked,
+    so that an answer keeps its meaning when the table is worked out again."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
+    guest_token = models.CharField(max_length=40, blank=True)
+    #: The rules preset, the system's key and the player's true-count method.
+    rules_name = models.CharField(max_length=60)
+    system = models.CharField(max_length=20)
+    estimate = models.CharField(max_length=8)
+    conversion = models.CharField(max_length=8)
+    #: The index play: its chart row ("hard 16"), up card, the two plays and the index.
+    row = models.CharField(max_length=20)
+    up = models.CharField(max_length=2)
+    play = models.CharField(max_length=12)
+    otherwise = models.CharField(max_length=12)
+    index = models.SmallIntegerField()
+    #: The table's EV of ``play`` less ``otherwise`` by true count ({"3": 0.008, …}).
+    ev_difference = models.JSONField()
+    true_count = models.SmallIntegerField()
+    #: The player's two cards ("10h 6c").
+    cards = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+    shown_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answer = models.CharField(max_length=12, blank=True)
+    right = models.BooleanField(null=True)
+    #: What the answer gave up at this count, in initial bets (0 when right).
+    given_up = models.FloatField(null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-created_at"]),
+            models.Index(fields=["guest_token", "-created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                name="indexplayquestion_has_an_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"index question {self.pk} ({self.row} v {self.up} at {self.true_count})"

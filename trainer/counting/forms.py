@@ -13,7 +13,9 @@ from engine.counting.conversion import SHOE_DECKS
 from engine.counting.drill import CHECKPOINTS, GROUPS
 from engine.counting.systems import SYSTEMS
 from engine.counting.true_count import Conversion, DeckEstimate
-from trainer.counting.services import RunSettings, TrueCountSettings
+from engine.rules import PRESETS
+from trainer.counting.services import IndexSettings, RunSettings, TrueCountSettings
+from trainer.shared.rules_words import PRESET_NAMES
 
 #: Cards a second a player may choose, in tenths.
 PACES = (5, 10, 15, 20, 30, 40)
@@ -193,3 +195,38 @@ class TrueCountAnswerForm(forms.Form):
         if count is None:
             raise forms.ValidationError(_("Type the true count as a whole number, as in −2 or 3."))
         return Fraction(count)
+
+
+class IndexStartForm(forms.Form):
+    """The index-play drill's rules, balanced counting system and true-count method (a
+    GET of the waiting page carries them too)."""
+
+    rules = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[(name, PRESET_NAMES[name]) for name in PRESETS],
+        initial="american",
+    )
+    system = forms.ChoiceField(
+        label=_("Counting system"),
+        choices=[(key, system.name) for key, system in SYSTEMS.items() if system.balanced],
+        initial="hi-lo",
+    )
+    estimate = forms.ChoiceField(
+        label=_("I judge the decks left"),
+        choices=list(ESTIMATE_LABELS.items()),
+        initial=DeckEstimate.HALF,
+    )
+    conversion = forms.ChoiceField(
+        label=_("I make it a whole number"),
+        choices=list(CONVERSION_LABELS.items()),
+        initial=Conversion.FLOOR,
+    )
+
+    def index_settings(self) -> IndexSettings:
+        data = self.cleaned_data
+        return IndexSettings(
+            rules_name=data["rules"],
+            system=data["system"],
+            estimate=DeckEstimate(data["estimate"]),
+            conversion=Conversion(data["conversion"]),
+        )

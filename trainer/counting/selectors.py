@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from trainer.counting.pages import DECK_SECONDS
-from trainer.models import CountingRun, TrueCountQuestion
+from trainer.models import CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.owners import Owner
 
 #: How many of the latest decks the figures look at.
@@ -84,3 +84,27 @@ def true_count_figures(owner: Owner | None) -> dict[str, AnswerFigures]:
             median_seconds=statistics.median(right) if right else None,
         )
     return found
+
+
+@dataclass(frozen=True)
+class IndexFigures:
+    """A player's latest index plays: how many, how many right, and what the wrong ones
+    gave up in all, in initial bets."""
+
+    answered: int
+    right: int
+    given_up: float
+
+
+def index_figures(owner: Owner | None) -> IndexFigures:
+    """The figures of ``owner``'s latest answered index plays."""
+    found: list[IndexPlayQuestion] = [] if owner is None else list(
+        IndexPlayQuestion.objects.filter(**owner.filter(), answered_at__isnull=False)
+        .order_by("-answered_at")
+        .only("right", "given_up")[:RECENT]
+    )  # fmt: skip
+    return IndexFigures(
+        answered=len(found),
+        right=sum(1 for question in found if question.right),
+        given_up=sum(question.given_up or 0.0 for question in found),
+    )

@@ -17,9 +17,13 @@ from django.utils.translation import gettext as _
 
 from engine.counting.conversion import ShoeSeen, shoe_seen
 from engine.counting.drill import checkpoints, deck_to_count, grade_count
+from engine.counting.index_drill import grade_index, index_question, right_play
+from engine.counting.index_store import IndexRequest, load_indices
+from engine.counting.indices import IndexEntry
 from engine.counting.systems import system_named
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
-from trainer.models import CountingRun, TrueCountQuestion
+from engine.rules import PRESETS
+from trainer.models import CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.owners import Owner
 from trainer.shared.unit_of_work import NotFound, Refused
 
@@ -195,3 +199,106 @@ def true_count_adopt_guest(
     TrueCountQuestion.objects.filter(user__isnull=True, guest_token=guest_token).update(
         user_id=user_id, guest_token=""
     )
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    """The index-play drill's rules preset, counting system and true-count method."""
+
+    rules_name: str
+    system: str
+    estimate: DeckEstimate
+    conversion: Conversion
+
+    def request(self) -> IndexRequest:
+        """The index table these settings are drilled against."""
+        return IndexRequest(
+            PRESETS[self.rules_name],
+            system_named(self.system),
+            TrueCountMethod(self.estimate, self.conversion),
+        )
+
+
+def index_start(*, owner: Owner, settings: IndexSettings) -> IndexPlayQuestion:
+    """The next index play put to the owner, from the table of ``settings`` (stored:
+    `IndexTablePending` if it is not worked out yet)."""
+    table = load_indices(settings.request(), compute_inline=False)
+    asked = index_question(_RNG, table)
+    entry = asked.entry
+    return IndexPlayQuestion.objects.create(
+        **owner.fields(),
+        rules_name=settings.rules_name,
+        system=settings.system,
+        estimate=settings.estimate,
+        conversion=settings.conversion,
+        row=entry.row,
+        up=entry.up,
+        play=entry.play,
+        otherwise=entry.otherwise,
+        index=entry.index,
+        ev_difference={str(count): value for count, value in entry.ev_difference.items()},
+        true_count=asked.true_count,
+        cards=" ".join(asked.cards),
+    )
+
+
+def index_question_of(*, owner: Owner, question_id: int, now: datetime) -> IndexPlayQuestion:
+    """The owner's question, noted as shown from ``now`` the first time its page shows it."""
+    question = IndexPlayQuestion.objects.filter(pk=question_id, **owner.filter()).first()
+    if question is None:
+        raise NotFound(_("There is no such question of yours."))
+    if question.shown_at is None:
+        IndexPlayQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(shown_at=now)
+        question.shown_at = now
+    return question
+
+
+def index_answer(
+    *, owner: Owner, question_id: int, answer: str, now: datetime
+) -> IndexPlayQuestion:
+    """Grade the play chosen at the question's count; refused once answered."""
+    with transaction.atomic():
+        question = (
+            IndexPlayQuestion.objects.select_for_update()
+            .filter(pk=question_id, **owner.filter())
+            .first()
+        )
+        if question is None:
+            raise NotFound(_("There is no such question of yours."))
+        if question.answered_at is not None:
+            raise Refused(_("This question is answered already: go on to the next."))
+        if answer not in (question.play, question.otherwise):
+            raise Refused(_("Choose one of the two plays offered."))
+        grade = grade_index(entry_of(question), question.true_count, answer)
+        question.answer = answer
+        question.right = grade.right
+        question.given_up = grade.given_up
+        question.answered_at = now
+        question.shown_at = question.shown_at or now
+        question.save(update_fields=["answer", "right", "given_up", "answered_at", "shown_at"])
+    return question
+
+
+def entry_of(question: IndexPlayQuestion) -> IndexEntry:
+    """The index play a question was asked from, as the table gave it then."""
+    return IndexEntry(
+        row=question.row,
+        up=question.up,
+        play=question.play,
+        otherwise=question.otherwise,
+        index=question.index,
+        ev_difference={int(count): float(value) for count, value in question.ev_difference.items()},
+        shoes={},
+    )
+
+
+def index_adopt_guest(sender: object, *, guest_token: str, user_id: int, **kwargs: object) -> None:
+    """`guest_adopted`'s receiver: a guest's index plays follow them into their account."""
+    IndexPlayQuestion.objects.filter(user__isnull=True, guest_token=guest_token).update(
+        user_id=user_id, guest_token=""
+    )
+
+
+def index_right_play(question: IndexPlayQuestion) -> str:
+    """The right play at the question's count."""
+    return right_play(entry_of(question), question.true_count)

@@ -9,8 +9,12 @@ visit's GET writes nothing; dealing a deck is the visitor's first write.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -19,12 +23,15 @@ from trainer.counting.forms import (
     CONVERSION_LABELS,
     ESTIMATE_LABELS,
     CountForm,
+    IndexStartForm,
     StartForm,
     TrueCountAnswerForm,
     TrueCountStartForm,
 )
+from trainer.counting.index_pages import IndexPage
 from trainer.counting.pages import DECK_SECONDS, DECK_STREAK, TAG_SECONDS, RunPage
 from trainer.counting.true_count_pages import ANSWER_SECONDS, QuestionPage
+from trainer.shared import analyses
 from trainer.shared.owners import owner_known, owner_of
 from trainer.shared.unit_of_work import NotFound, Refused
 
@@ -160,3 +167,80 @@ def true_count_next(request: HttpRequest, question_id: int) -> HttpResponse:
     except NotFound as missing:
         raise Http404(str(missing)) from missing
     return redirect("trainer:true-count-question", question_id=question.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def index_drill(request: HttpRequest) -> HttpResponse:
+    """The index-play drill's start. The table for the chosen rules, system and method is
+    worked out once in the background: a POST starts it if needed and leads to this page
+    with the choices in its address, which says how far it has gone (asking again every
+    few seconds) and offers the drill once the table is stored; a GET never starts one."""
+    if request.method == "POST":
+        form = IndexStartForm(request.POST)
+        if form.is_valid():
+            chosen = form.index_settings()
+            if analyses.indices_ready(chosen.request()):
+                question = services.index_start(owner=owner_of(request), settings=chosen)
+                return redirect("trainer:index-question", question_id=question.pk)
+            analysis = analyses.indices_start(
+                request=chosen.request(), visitor=analyses.visitor_of(request)
+            )
+            if analysis is not analyses.Analysis.LIMITED:
+                return redirect(f"{reverse('trainer:index-drill')}?{urlencode(form.cleaned_data)}")
+            return _index_start_page(request, form, analysis, status=429)
+        return _index_start_page(request, form, None, status=400)
+    form = IndexStartForm(request.GET if "rules" in request.GET else None)
+    state = None
+    if form.is_bound and form.is_valid():
+        state = analyses.indices_state(form.index_settings().request())
+    return _index_start_page(request, form, state, status=200)
+
+
+def _index_start_page(
+    request: HttpRequest, form: IndexStartForm, analysis: analyses.Analysis | None, status: int
+) -> HttpResponse:
+    progress = None
+    if analysis is analyses.Analysis.RUNNING and form.is_valid():
+        progress = analyses.indices_progress(form.index_settings().request())
+    context = {
+        "form": form,
+        "analysis": analysis,
+        "analysis_seconds": progress.seconds if progress else None,
+        "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
+        "figures": selectors.index_figures(owner_known(request)),
+    }
+    return render(request, "trainer/counting/indices.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def index_question(request: HttpRequest, question_id: int) -> HttpResponse:
+    """An index play to make at a true count, or once made, its grade; a POST is the play."""
+    owner = owner_known(request)
+    now = timezone.now()
+    if owner is None:
+        raise Http404
+    try:
+        question = services.index_question_of(owner=owner, question_id=question_id, now=now)
+    except NotFound as missing:
+        raise Http404(str(missing)) from missing
+    error = None
+    if request.method == "POST":
+        try:
+            services.index_answer(
+                owner=owner, question_id=question.pk, answer=request.POST.get("play", ""), now=now
+            )
+        except Refused as refused:
+            error = str(refused)
+        else:
+            return redirect("trainer:index-question", question_id=question.pk)
+    context = {
+        "page": IndexPage(question, services.index_right_play(question)),
+        "error": error,
+        "again": IndexStartForm(initial={
+            "rules": question.rules_name, "system": question.system,
+            "estimate": question.estimate, "conversion": question.conversion,
+        }),
+        "figures": selectors.index_figures(owner) if question.answered_at else None,
+    }  # fmt: skip
+    status = 400 if error else 200
+    return render(request, "trainer/counting/index_question.html", context, status=status)

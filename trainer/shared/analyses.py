@@ -162,6 +162,17 @@ def indices_ready(request: IndexRequest) -> bool:
     return True
 
 
+def indices_state(request: IndexRequest) -> Analysis | None:
+    """Where the index table of ``request`` stands, starting nothing: stored, being worked
+    out, failed, or None when nobody has asked for it."""
+    if indices_ready(request):
+        return Analysis.READY
+    job = AnalysisJob.objects.filter(key=request.key()).first()
+    if job is None:
+        return None
+    return Analysis.FAILED if job.failed_at else Analysis.RUNNING
+
+
 def indices_start(*, request: IndexRequest, visitor: str) -> Analysis:
     """`analysis_start` for an index table (issue 26): the same slots, allowance and
     budget rules, its own command (``manage.py analyse_indices KEY``) and CPU budget."""
@@ -210,7 +221,16 @@ def _start(key: str, what: dict[str, object], visitor: str, command: str) -> Ana
 def analysis_progress(rules: Rules) -> AnalysisProgress | None:
     """How far the analysis of ``rules`` has gone, as far as can honestly be told: running
     for how long, or waiting behind how many (None: no job for them)."""
-    job = AnalysisJob.objects.filter(key=rules_key(rules), slot__isnull=False).first()
+    return _progress(rules_key(rules))
+
+
+def indices_progress(request: IndexRequest) -> AnalysisProgress | None:
+    """`analysis_progress` for an index table."""
+    return _progress(request.key())
+
+
+def _progress(key: str) -> AnalysisProgress | None:
+    job = AnalysisJob.objects.filter(key=key, slot__isnull=False).first()
     if job is None:
         return None
     seconds = max(0, int((timezone.now() - job.started_at).total_seconds()))

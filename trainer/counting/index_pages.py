@@ -1,0 +1,110 @@
+"""What the index-play drill's page shows, worked out from a question: the hand, the up
+card and the true count, the two plays the count decides between, and once answered, the
+grade in expected value with the index and the EV differences either side of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from engine.cards import Card
+from trainer.counting.pages import count_text
+from trainer.models import IndexPlayQuestion
+from trainer.shared.cards import CardFace
+from trainer.shared.charts import row_title
+
+#: Each play an index decides, by name (a chart code never shows).
+PLAY_NAMES: dict[str, Promise] = {
+    "hit": _("Hit"),
+    "stand": _("Stand"),
+    "double": _("Double"),
+    "split": _("Split"),
+    "surrender": _("Surrender"),
+    "insure": _("Insure"),
+    "decline": _("No insurance"),
+}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """The EV of the index's play less the other's at one true count."""
+
+    count: str
+    value: str
+
+
+@dataclass(frozen=True)
+class IndexPage:
+    """A question as its page shows it."""
+
+    question: IndexPlayQuestion
+    #: The right play at the question's count (the engine's `right_play`).
+    right: str
+
+    @property
+    def cards(self) -> tuple[CardFace, ...]:
+        return tuple(CardFace.of(Card.parse(card)) for card in self.question.cards.split())
+
+    @property
+    def up(self) -> CardFace:
+        # The up card's suit is not part of the index: spades, for a face to draw.
+        return CardFace.of(Card.parse(f"{self.question.up}s"))
+
+    @property
+    def hand(self) -> str:
+        """The hand's chart row in words ("Hard 16", "8,8"; "Insurance")."""
+        if self.question.row == "insurance":
+            return str(_("Insurance"))
+        return row_title(self.question.row)
+
+    @property
+    def true_count(self) -> str:
+        return count_text(Fraction(self.question.true_count))
+
+    @property
+    def choices(self) -> list[tuple[str, Promise]]:
+        """The two plays, in the table's order of play: the index's own play first."""
+        return [(play, PLAY_NAMES[play]) for play in (self.question.play, self.question.otherwise)]
+
+    @property
+    def answered(self) -> bool:
+        return self.question.answered_at is not None
+
+    @property
+    def right_play(self) -> Promise:
+        return PLAY_NAMES[self.right]
+
+    @property
+    def answer(self) -> Promise:
+        return PLAY_NAMES[self.question.answer]
+
+    @property
+    def given_up(self) -> str:
+        """What the answer gave up, in bets, to three places."""
+        return f"{self.question.given_up or 0:.3f}"
+
+    @property
+    def play(self) -> Promise:
+        return PLAY_NAMES[self.question.play]
+
+    @property
+    def otherwise(self) -> Promise:
+        return PLAY_NAMES[self.question.otherwise]
+
+    @property
+    def index(self) -> str:
+        return count_text(Fraction(self.question.index))
+
+    @property
+    def either_side(self) -> list[Difference]:
+        """The EV differences just below the index and at it: where the play turns."""
+        index = self.question.index
+        found = self.question.ev_difference
+        return [
+            Difference(count_text(Fraction(count)), f"{found[str(count)]:+.3f}")
+            for count in (index - 1, index)
+            if str(count) in found
+        ]
