@@ -99,8 +99,13 @@ class RunPage:
 
     @property
     def off_by(self) -> str:
+        """How far off, without a sign (the words say which way): "4", "1½"."""
         assert self.grade is not None
-        return count_text(self.grade.off_by)
+        return count_text(abs(self.grade.off_by)).lstrip("+")
+
+    @property
+    def too_high(self) -> bool:
+        return self.grade is not None and self.grade.off_by > 0
 
     @property
     def seconds_per_card(self) -> float | None:

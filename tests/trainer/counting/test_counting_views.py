@@ -76,7 +76,7 @@ def test_a_wrong_count_says_by_how_much_and_where_it_first_went_wrong(client: Cl
     counts = truth(run)
     say(client, run, counts[-1] - 2, checkpoint_10=counts[9], checkpoint_20=counts[19] + 1)
     result = client.get(f"/counting/{run.pk}/").content.decode()
-    assert "Not quite." in result
+    assert "Not quite." in result and ", 2 too low." in result
     assert "between card 11 and card 20" in result
     # The stretch lists its ten cards, each with the count after it.
     stretch = result.split('data-testid="first-wrong"')[1]
