@@ -104,7 +104,7 @@ class IndexPage:
         index = self.question.index
         found = self.question.ev_difference
         return [
-            Difference(count_text(Fraction(count)), f"{found[str(count)]:+.3f}")
+            Difference(count_text(Fraction(count)), f"{found[str(count)]:+.3f}".replace("-", "−"))
             for count in (index - 1, index)
             if str(count) in found
         ]
