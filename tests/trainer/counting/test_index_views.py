@@ -4,19 +4,13 @@ worked out started in the background, never in a request."""
 
 from __future__ import annotations
 
-import json
-import zlib
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
 from django.test import Client
 
-from engine.counting.index_store import IndexRequest
-from engine.counting.systems import HI_LO
-from engine.rules import AMERICAN
-from engine.strategy.store import current_store
+from tests.counting_tables import store_index_table
 from trainer.models import IndexPlayQuestion
 from trainer.shared import analyses
 
@@ -24,19 +18,12 @@ pytestmark = pytest.mark.django_db
 
 START = "/counting/indices/"
 CHOICES = {"rules": "american", "system": "hi-lo", "estimate": "half", "conversion": "floor"}
-#: An index table of the American rules for Hi-Lo (half deck, floored), worked out by
-#: `compute_indices` with 24 shoes per count, seed 26 (tests/engine/test_counting_indices.py).
-DATA = Path(__file__).resolve().parents[2] / "engine" / "data" / "indices_hi_lo_6d_s17_das.json"
 
 
 @pytest.fixture
 def table() -> dict[str, Any]:
     """The American Hi-Lo table, stored as the background job stores it."""
-    data: dict[str, Any] = json.loads(DATA.read_text())
-    data.setdefault("playing_efficiency", None)
-    payload = zlib.compress(json.dumps(data).encode())
-    current_store().put(IndexRequest(AMERICAN, HI_LO).key(), payload)
-    return data
+    return store_index_table()
 
 
 def entry(data: dict[str, Any], *cell: str) -> dict[str, Any]:
