@@ -33,9 +33,9 @@ def live_order(
     shown, its button saying ``label``; a play chosen before one's turn is pressed when
     it is the ``chosen`` one. Posts to ``post_url`` with the viewer's CSRF token, both
     from the page's context."""
-    fields = [("op", op), ("version", context["live"].version)]
+    fields: list[tuple[str, object]] = [("op", op), ("version", context["live"].version)]
     button_id = ["order", op]
-    data = []
+    data: list[tuple[str, object]] = []
     if action:
         data += [("data-action", action), ("aria-pressed", "true" if action == chosen else "false")]
     for name, value in (("seat", seat), ("amount", amount), ("action", action)):
