@@ -135,9 +135,8 @@ def test_a_guest_judges_the_decks_left_then_the_true_count_by_keyboard(
     assert conversion.kind == TrueCountQuestion.Kind.CONVERT
     assert (conversion.dealt, conversion.running) == (question.dealt, question.running)
     running = Fraction(question.running)
-    assert (
-        text_of(page, "given") == f"Running count {signed(running)}, {said(decks_left)} decks left."
-    )
+    left = f"{said(decks_left)} {'deck' if decks_left <= 1 else 'decks'} left"  # "½ deck"
+    assert text_of(page, "given") == f"Running count {signed(running)}, {left}."
     expect(page.get_by_label("The true count")).to_be_focused()
     assert fits_the_width(page)
     screen.shot("true-count-convert")

@@ -4,6 +4,7 @@ grade with the working."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import timedelta
 from fractions import Fraction
@@ -120,6 +121,13 @@ class QuestionPage:
         """The decks left to the player's step (what the true count is divided by)."""
         seen = ShoeSeen(self.question.decks, self.question.dealt, self.question.running)
         return decks_text(seen.decks_left(self.estimate))
+
+    @property
+    def decks_left_rounded_up(self) -> int:
+        """The decks left rounded up: the number whose plural form the words about them
+        take ("½ deck", "1 deck", "1½ decks"), as gettext chooses forms by whole numbers."""
+        seen = ShoeSeen(self.question.decks, self.question.dealt, self.question.running)
+        return math.ceil(seen.decks_left(self.estimate))
 
     @property
     def quotient(self) -> str:
