@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -21,6 +22,14 @@ from tests.browser.test_accessibility_browser import violations
 from tests.browser.test_keyboard_browser import tab_to
 from trainer.counting.services import expected
 from trainer.models import TrueCountQuestion
+
+#: The tray's inside as drawn on the screen: its outline's geometry, mapped to the page (the
+#: bounding box of a stroked path is widened by a guess at its stroke's corners).
+TRAY_INSIDE = """edge => {
+  const box = edge.getBBox(), to = edge.getScreenCTM();
+  return {x: to.e + box.x * to.a, y: to.f + box.y * to.d,
+          width: box.width * to.a, height: box.height * to.d};
+}"""
 
 
 def deal_a_shoe(page: Page, url: str) -> TrueCountQuestion:
@@ -172,19 +181,7 @@ def test_the_tray_is_drawn_to_scale(screen: Screen, live_server: LiveServer) -> 
     TrueCountQuestion.objects.filter(pk=question.pk).update(decks=6, dealt=156)
     page.reload()
     expect(page.locator("figcaption")).to_contain_text("50%")
-    # The tray's inside, as drawn: its outline's geometry on the screen (a stroked path's
-    # bounding box is widened by a guess at its stroke's corners).
-    tray = (
-        page.get_by_test_id("tray")
-        .locator("path")
-        .evaluate(
-            """edge => {
-          const box = edge.getBBox(), to = edge.getScreenCTM();
-          return {x: to.e + box.x * to.a, y: to.f + box.y * to.d,
-                  width: box.width * to.a, height: box.height * to.d};
-        }"""
-        )
-    )
+    tray = page.get_by_test_id("tray").locator("path").evaluate(TRAY_INSIDE)
     stack = page.get_by_test_id("tray-stack").bounding_box()
     assert stack is not None
     assert tray["height"] > 50, tray  # drawn at a size the eye can judge
@@ -203,12 +200,14 @@ def test_the_drill_reads_right_to_left_in_arabic(screen: Screen, live_server: Li
     expect(page.locator("html")).to_have_attribute("lang", "ar")
     assert fits_the_width(page)
     assert small_targets(page) == []
+    assert violations(page) == []
     screen.shot("true-count-start-ar")
 
     question = deal_a_shoe(page, url)
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(page.get_by_test_id("tray")).to_be_visible()
     assert fits_the_width(page)
+    assert violations(page) == []
     screen.shot("true-count-tray-ar")
     answer(page, typed(expected(question)))
 
@@ -216,6 +215,7 @@ def test_the_drill_reads_right_to_left_in_arabic(screen: Screen, live_server: Li
     assert TrueCountQuestion.objects.get(pk=question.pk).right is True
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     assert fits_the_width(page)
+    assert violations(page) == []
     screen.shot("true-count-result-ar")
 
 
@@ -225,7 +225,7 @@ def test_each_page_state_breaks_no_wcag_a_or_aa_rule(
     screen: Screen, live_server: LiveServer
 ) -> None:
     page, url = screen.page, live_server.url
-    found = {}
+    found: dict[str, list[dict[str, Any]]] = {}
     page.goto(f"{url}/counting/true-count/")
     found["start"] = violations(page)
 
