@@ -170,3 +170,25 @@ def test_a_guests_answers_follow_them_into_their_account(client: Client) -> None
                                       "password1": PASSWORD, "password2": PASSWORD})  # fmt: skip
     question.refresh_from_db()
     assert question.user_id == get_user_model().objects.get(username="ann").pk
+
+
+@pytest.mark.parametrize(
+    ("decks", "dealt", "shoe_words", "left_words"),
+    [
+        ("1", 26, "1 deck in the shoe.", "Running count +2; decks left: ½."),
+        ("2", 52, "2 decks in the shoe.", "Running count +2; decks left: 1."),
+        ("2", 26, "2 decks in the shoe.", "Running count +2; decks left: 1½."),
+    ],
+)
+def test_the_decks_are_said_in_the_singular_or_the_plural(
+    client: Client, decks: str, dealt: int, shoe_words: str, left_words: str
+) -> None:
+    """One deck is "deck", more are "decks" (never "1 decks"); the decks left are a value,
+    so no plural form has to be chosen for a fraction."""
+    question = start(client, decks=decks)
+    set_shoe(question, dealt=dealt, running=2)
+    assert shoe_words in client.get(url(question)).content.decode()
+    client.post(url(question), {"answer": "1"})
+    convert_at = client.post(f"{url(question)}next/")["Location"]
+    page = plain(client.get(convert_at).content.decode())
+    assert shoe_words in page and left_words in page
