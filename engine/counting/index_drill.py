@@ -43,9 +43,12 @@ class IndexGrade:
         return self.given_up == 0
 
 
-def index_question(rng: random.Random, table: IndexTable) -> IndexQuestion:
-    """An index play of ``table`` at a true count near its index, with a hand for it."""
-    entry = rng.choice(table.entries)
+def index_question(
+    rng: random.Random, table: IndexTable, entry: IndexEntry | None = None
+) -> IndexQuestion:
+    """An index play of ``table`` (``entry``, or one drawn at random) at a true count near
+    its index, with a hand for it."""
+    entry = entry or rng.choice(table.entries)
     near = [t for t in entry.ev_difference if abs(t - entry.index) <= SPREAD]
     return IndexQuestion(entry, rng.choice(near), cards_for(entry.row, rng))
 

@@ -23,6 +23,7 @@ from engine.counting.indices import IndexEntry
 from engine.counting.systems import system_named
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
 from engine.rules import PRESETS
+from trainer.counting.index_review import due_play
 from trainer.models import CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.owners import Owner
 from trainer.shared.unit_of_work import NotFound, Refused
@@ -210,6 +211,11 @@ class IndexSettings:
     estimate: DeckEstimate
     conversion: Conversion
 
+    def fields(self) -> dict[str, str]:
+        """The question columns these settings are kept in."""
+        return {"rules_name": self.rules_name, "system": self.system,
+                "estimate": self.estimate.value, "conversion": self.conversion.value}  # fmt: skip
+
     def request(self) -> IndexRequest:
         """The index table these settings are drilled against."""
         return IndexRequest(
@@ -219,18 +225,18 @@ class IndexSettings:
         )
 
 
-def index_start(*, owner: Owner, settings: IndexSettings) -> IndexPlayQuestion:
+def index_start(*, owner: Owner, settings: IndexSettings, now: datetime) -> IndexPlayQuestion:
     """The next index play put to the owner, from the table of ``settings`` (stored:
-    `IndexTablePending` if it is not worked out yet)."""
+    `IndexTablePending` if it is not worked out yet): a play they missed, when one is due
+    again (trainer/counting/index_review.py), else one drawn from the whole table."""
     table = load_indices(settings.request(), compute_inline=False)
-    asked = index_question(_RNG, table)
+    due = due_play(owner, settings.fields(), now)
+    again = [e for e in table.entries if (e.row, e.up, e.play, e.otherwise) == due]
+    asked = index_question(_RNG, table, again[0] if again else None)
     entry = asked.entry
     return IndexPlayQuestion.objects.create(
         **owner.fields(),
-        rules_name=settings.rules_name,
-        system=settings.system,
-        estimate=settings.estimate,
-        conversion=settings.conversion,
+        **settings.fields(),
         row=entry.row,
         up=entry.up,
         play=entry.play,

@@ -180,7 +180,9 @@ def index_drill(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             chosen = form.index_settings()
             if analyses.indices_ready(chosen.request()):
-                question = services.index_start(owner=owner_of(request), settings=chosen)
+                question = services.index_start(
+                    owner=owner_of(request), settings=chosen, now=timezone.now()
+                )
                 return redirect("trainer:index-question", question_id=question.pk)
             analysis = analyses.indices_start(
                 request=chosen.request(), visitor=analyses.visitor_of(request)

@@ -4,15 +4,20 @@ worked out started in the background, never in a request."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 from unittest import mock
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from tests.counting_tables import store_index_table
+from trainer.counting.index_review import due_play
+from trainer.counting.services import index_right_play
 from trainer.models import IndexPlayQuestion
 from trainer.shared import analyses
+from trainer.shared.owners import GUEST_KEY, Owner
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +139,25 @@ def test_a_first_visit_writes_nothing_and_a_get_starts_nothing(client: Client) -
 def test_a_system_without_a_true_count_is_not_offered(client: Client) -> None:
     answer = client.post(START, CHOICES | {"system": "ko"})
     assert answer.status_code == 400 and not IndexPlayQuestion.objects.exists()
+
+
+def test_a_missed_play_comes_straight_back_then_after_ten_minutes(
+    client: Client, table: Any
+) -> None:
+    sixteen = entry(table, "hard 16", "10")
+    missed = ask(client, table, "hard 16", "10", sixteen["index"] + 1)
+    client.post(url(missed), {"play": sixteen["otherwise"]})  # wrong: stand was right
+    again = client.post(START, CHOICES)
+    question = IndexPlayQuestion.objects.get(pk=int(again["Location"].rstrip("/").split("/")[-1]))
+    assert (question.row, question.up, question.play) == ("hard 16", "10", sixteen["play"])
+    client.post(url(question), {"play": index_right_play(question)})  # right, at its count
+    owner = Owner.guest(client.session[GUEST_KEY])
+    settings = {"rules_name": "american", "system": "hi-lo", "estimate": "half",
+                "conversion": "floor"}  # fmt: skip
+    now = timezone.now()
+    assert due_play(owner, settings, now) is None
+    assert due_play(owner, settings, now + timedelta(minutes=11)) == (
+        "hard 16", "10", sixteen["play"], sixteen["otherwise"]
+    )  # fmt: skip
+    # Another player's misses are not this one's.
+    assert due_play(Owner.guest("someone else"), settings, now + timedelta(days=30)) is None
