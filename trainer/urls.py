@@ -28,6 +28,7 @@ trainer_patterns = [
     path("counting/", counting.counting, name="counting"),
     path("counting/<int:run_id>/", counting.counting_run, name="counting-run"),
     path("counting/indices/", counting.index_drill, name="index-drill"),
+    path("counting/indices/chart/", counting.index_chart, name="index-chart"),
     path("counting/indices/<int:question_id>/", counting.index_question, name="index-question"),
     path("counting/true-count/", counting.true_count, name="true-count"),
     path(

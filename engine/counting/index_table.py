@@ -29,7 +29,15 @@ from engine.chart_vocabulary import ROWS, UP_CARDS
 from engine.counting.systems import CountingError
 from engine.values import Action
 
-__all__ = ["FAB_4", "I18", "INDEX_TABLES", "IndexPlay", "index_table_named", "parse_index_table"]
+__all__ = [
+    "FAB_4",
+    "I18",
+    "INDEX_TABLES",
+    "IndexPlay",
+    "book_index",
+    "index_table_named",
+    "parse_index_table",
+]
 
 INSURANCE_ROW = "insurance"
 _PLAYS = (Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER)
@@ -177,3 +185,18 @@ def _action(where: str, value: object) -> Action:
         return Action(text)
     except ValueError:
         raise CountingError(f"{where}: not a play: {value!r}") from None
+
+
+def book_index(row: str, up: str, play: str) -> int | None:
+    """The book's index for ``play`` on ``row`` against ``up`` (the I18 or the Fab 4,
+    Hi-Lo's), or None where the books give none.
+
+    >>> book_index("hard 16", "10", "stand"), book_index("hard 15", "10", "surrender")
+    (0, 0)
+    >>> book_index("insurance", "A", "insure"), book_index("hard 8", "6", "double")
+    (3, None)
+    """
+    for entry in FAB_4 + I18:
+        if (entry.row, entry.up, str(entry.play)) == (row, up, play):
+            return entry.index
+    return None

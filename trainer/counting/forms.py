@@ -222,6 +222,11 @@ class IndexStartForm(forms.Form):
         initial=Conversion.FLOOR,
     )
 
+    @classmethod
+    def defaults(cls) -> dict[str, str]:
+        """Each field's first choice as a form would post it."""
+        return {name: str(field.initial) for name, field in cls.base_fields.items()}
+
     def index_settings(self) -> IndexSettings:
         data = self.cleaned_data
         return IndexSettings(

@@ -1,6 +1,7 @@
-"""What the index-play drill's page shows, worked out from a question: the hand, the up
-card and the true count, the two plays the count decides between, and once answered, the
-grade in expected value with the index and the EV differences either side of it."""
+"""What the index-play drill's pages show: a question (the hand, the up card and the true
+count, the two plays the count decides between, and once answered, the grade in expected
+value with the index and the EV differences either side of it), and the printable index
+chart beside the book's."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import Card
+from engine.counting.index_table import book_index
+from engine.counting.indices import IndexEntry, IndexTable
 from trainer.counting.pages import count_text
 from trainer.models import IndexPlayQuestion
 from trainer.shared.cards import CardFace
@@ -108,3 +111,49 @@ class IndexPage:
             for count in (index - 1, index)
             if str(count) in found
         ]
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    """One index play in the printable chart: ours, and the book's where it has one."""
+
+    hand: str
+    up: str
+    play: Promise
+    otherwise: Promise
+    index: str
+    book: str | None
+
+    @property
+    def differs(self) -> bool:
+        return self.book is not None and self.book != self.index
+
+
+_KINDS = {"insurance": 0, "hard": 1, "soft": 2, "pair": 3}
+_UPS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
+
+
+def chart_lines(table: IndexTable, with_book: bool) -> list[ChartLine]:
+    """The table's index plays in chart order (insurance, hard, soft, pairs; the highest
+    total first, the up cards in order), beside the book's index where ``with_book``."""
+
+    def order(entry: IndexEntry) -> tuple[int, int, int]:
+        kind, _, total = entry.row.partition(" ")
+        value = 11 if total == "A" else int(total or 0)
+        return _KINDS[kind], -value, _UPS.index(entry.up)
+
+    lines = []
+    for entry in sorted(table.entries, key=order):
+        book = book_index(entry.row, entry.up, entry.play) if with_book else None
+        hand = str(_("Insurance")) if entry.row == "insurance" else row_title(entry.row)
+        lines.append(
+            ChartLine(
+                hand=hand,
+                up=entry.up,
+                play=PLAY_NAMES[entry.play],
+                otherwise=PLAY_NAMES[entry.otherwise],
+                index=count_text(Fraction(entry.index)),
+                book=None if book is None else count_text(Fraction(book)),
+            )
+        )
+    return lines

@@ -6,7 +6,10 @@ import statistics
 from dataclasses import dataclass
 from datetime import timedelta
 
+from engine.counting.index_store import IndexTablePending, load_indices
+from engine.counting.indices import IndexTable
 from trainer.counting.pages import DECK_SECONDS
+from trainer.counting.services import IndexSettings
 from trainer.models import CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.owners import Owner
 
@@ -108,3 +111,12 @@ def index_figures(owner: Owner | None) -> IndexFigures:
         right=sum(1 for question in found if question.right),
         given_up=sum(question.given_up or 0.0 for question in found),
     )
+
+
+def index_table(settings: IndexSettings) -> IndexTable | None:
+    """The stored index table of ``settings``, or None while it is not worked out (a read
+    never starts one)."""
+    try:
+        return load_indices(settings.request(), compute_inline=False)
+    except IndexTablePending:
+        return None

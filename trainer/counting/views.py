@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from trainer.counting import selectors, services
 from trainer.counting.forms import (
@@ -28,7 +28,7 @@ from trainer.counting.forms import (
     TrueCountAnswerForm,
     TrueCountStartForm,
 )
-from trainer.counting.index_pages import IndexPage
+from trainer.counting.index_pages import IndexPage, chart_lines
 from trainer.counting.pages import DECK_SECONDS, DECK_STREAK, TAG_SECONDS, RunPage
 from trainer.counting.true_count_pages import ANSWER_SECONDS, QuestionPage
 from trainer.shared import analyses
@@ -246,3 +246,24 @@ def index_question(request: HttpRequest, question_id: int) -> HttpResponse:
     }  # fmt: skip
     status = 400 if error else 200
     return render(request, "trainer/counting/index_question.html", context, status=status)
+
+
+@require_GET
+def index_chart(request: HttpRequest) -> HttpResponse:
+    """The index table of the chosen rules, system and method as a printable chart, beside
+    the book's indices (Hi-Lo's) with the differences marked; a table not worked out yet
+    is said so, and started from the drill's page (a GET starts nothing)."""
+    form = IndexStartForm(request.GET if "rules" in request.GET else None)
+    if not form.is_bound:
+        form = IndexStartForm(IndexStartForm.defaults())
+    if not form.is_valid():
+        return render(request, "trainer/counting/index_chart.html", {"form": form}, status=400)
+    chosen = form.index_settings()
+    table = selectors.index_table(chosen)
+    context = {
+        "form": form,
+        "chosen": chosen,
+        "lines": chart_lines(table, with_book=chosen.system == "hi-lo") if table else None,
+        "with_book": chosen.system == "hi-lo",
+    }
+    return render(request, "trainer/counting/index_chart.html", context)

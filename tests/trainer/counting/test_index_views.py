@@ -4,6 +4,7 @@ worked out started in the background, never in a request."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 from unittest import mock
@@ -12,6 +13,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from engine.counting.index_table import FAB_4, I18
 from tests.counting_tables import store_index_table
 from trainer.counting.index_review import due_play
 from trainer.counting.services import index_right_play
@@ -161,3 +163,36 @@ def test_a_missed_play_comes_straight_back_then_after_ten_minutes(
     )  # fmt: skip
     # Another player's misses are not this one's.
     assert due_play(Owner.guest("someone else"), settings, now + timedelta(days=30)) is None
+
+
+def test_the_chart_lists_every_index_play_and_marks_where_the_book_differs(
+    client: Client, table: Any
+) -> None:
+    page = client.get("/counting/indices/chart/").content.decode()  # the defaults: American Hi-Lo
+    rows = re.findall(
+        r"<tr( class=\"index-chart__differs\" data-differs)?>\s*<th scope=\"row\">", page
+    )
+    assert len(rows) == len(table["indices"])
+    books = {(e.row, e.up, str(e.play)): e.index for e in (*I18, *FAB_4)}
+    differing = [
+        e for e in table["indices"]
+        if books.get((e["row"], e["up"], e["play"]), e["index"]) != e["index"]
+    ]  # fmt: skip
+    assert differing  # the stored table's 16 v T, 15 v T… (docs/counting.md)
+    assert sum(1 for marked in rows if marked) == len(differing)
+
+
+def test_a_chart_not_worked_out_says_so_and_starts_nothing(client: Client) -> None:
+    with mock.patch.object(analyses, "launch") as launched:
+        page = client.get(
+            "/counting/indices/chart/?" + "&".join(f"{k}={v}" for k, v in CHOICES.items())
+        )
+    assert page.status_code == 200 and 'data-testid="index-chart-pending"' in page.content.decode()
+    assert launched.call_count == 0
+
+
+def test_a_chart_for_another_system_has_no_book_column(client: Client, table: Any) -> None:
+    page = client.get(
+        "/counting/indices/chart/?rules=american&system=zen&estimate=half&conversion=floor"
+    )
+    assert page.status_code == 200 and ">Book<" not in page.content.decode()
