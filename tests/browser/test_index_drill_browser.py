@@ -136,3 +136,21 @@ def test_every_state_breaks_no_wcag_rule_and_fits_a_phone(
     assert fits_the_width(page)
     screen.shot(f"index-result-{language}")
     assert all(not broken for broken in found.values()), json.dumps(found, ensure_ascii=False)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_index_chart_prints_beside_the_book(screen: Screen, live_server: LiveServer) -> None:
+    store_index_table()
+    page = screen.page
+    page.goto(f"{live_server.url}{START}")
+    page.get_by_role("link", name="Index chart").click()
+    chart = page.get_by_test_id("index-chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator("tr[data-differs]").first).to_be_visible()
+    assert fits_the_width(page) and violations(page) == []
+    screen.shot("index-chart")
+    page.emulate_media(media="print")
+    expect(page.locator(".site-header")).to_be_hidden()
+    expect(page.locator(".index-chart__choices")).to_be_hidden()
+    expect(chart).to_be_visible()
