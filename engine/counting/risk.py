@@ -121,12 +121,13 @@ def score(win: float, variance: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class BetRamp:
-    """Whole-chip bets by true count: ``bets[tc]`` for the counts given, ``below`` for any
-    lower count and the highest count's bet for any higher one.
+    """Whole-chip bets by true count: ``bets[tc]`` for the counts given, the bet of the
+    highest count given below it for a count between them or above them all, ``below``
+    for any count below them all.
 
-    >>> ramp = BetRamp(bets={1: 10, 2: 25}, below=10)
-    >>> ramp.bet(-3), ramp.bet(2), ramp.bet(9)
-    (10, 25, 25)
+    >>> ramp = BetRamp(bets={1: 10, 2: 25, 4: 50}, below=5)
+    >>> ramp.bet(-3), ramp.bet(2), ramp.bet(3), ramp.bet(9)
+    (5, 25, 25, 50)
     """
 
     bets: Mapping[int, int]
@@ -136,9 +137,8 @@ class BetRamp:
         """The bet at ``true_count``."""
         if true_count in self.bets:
             return self.bets[true_count]
-        if not self.bets or true_count < min(self.bets):
-            return self.below
-        return self.bets[max(self.bets)]
+        reached = [count for count in self.bets if count < true_count]
+        return self.bets[max(reached)] if reached else self.below
 
     def to_json(self) -> dict[str, object]:
         return {

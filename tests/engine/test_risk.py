@@ -210,3 +210,10 @@ def test_an_advantage_line_needs_two_counts() -> None:
 def test_an_advantage_that_falls_with_the_count_is_noise_and_refused() -> None:
     with pytest.raises(CountingError, match="^the advantage does not rise with the count"):
         linear_advantage({1: (100, 0.01), 2: (100, 0.0)})
+
+
+def test_a_ramp_with_a_gap_bets_the_count_below_it_until_the_next() -> None:
+    """1:2, 3:8 bets 2 units at +2, not the top bet: a count between two listed ones
+    takes the lower one's bet (a player raises at +3, not before)."""
+    ramp = BetRamp(bets={1: 2, 3: 8}, below=1)
+    assert [ramp.bet(count) for count in (0, 1, 2, 3, 4)] == [1, 2, 2, 8, 8]
