@@ -22,6 +22,7 @@ class TrainerConfig(AppConfig):
 
         from trainer.accounts.signals import adopt_guest
         from trainer.counting.services import (
+            bet_adopt_guest,
             counting_adopt_guest,
             index_adopt_guest,
             true_count_adopt_guest,
@@ -36,3 +37,4 @@ class TrainerConfig(AppConfig):
         guest_adopted.connect(counting_adopt_guest, dispatch_uid="counting_adopt_guest")
         guest_adopted.connect(true_count_adopt_guest, dispatch_uid="true_count_adopt_guest")
         guest_adopted.connect(index_adopt_guest, dispatch_uid="index_adopt_guest")
+        guest_adopted.connect(bet_adopt_guest, dispatch_uid="bet_adopt_guest")

@@ -660,3 +660,38 @@ class IndexPlayQuestion(models.Model):
 
     def __str__(self) -> str:
         return f"index question {self.pk} ({self.row} v {self.up} at {self.true_count})"
+
+
+class BetQuestion(models.Model):
+    """One question of the betting drill (trainer/counting): a true count, and the bet the
+    player's own ramp makes there; once answered, the answer and whether it was right."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
+    guest_token = models.CharField(max_length=40, blank=True)
+    #: The ramp as COUNT:BET pairs in units ("1:2,2:4,3:8"), and the bet below it.
+    ramp = models.CharField(max_length=200)
+    below = models.PositiveSmallIntegerField()
+    true_count = models.SmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    shown_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answer = models.PositiveIntegerField(null=True)
+    right = models.BooleanField(null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-created_at"]),
+            models.Index(fields=["guest_token", "-created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                name="betquestion_has_an_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"bet question {self.pk} (true count {self.true_count})"

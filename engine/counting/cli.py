@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.counting.index_table import INDEX_TABLES, IndexPlay, parse_index_table
-from engine.counting.risk import BetRamp, linear_advantage, optimal_bet_ramp
+from engine.counting.risk import BetRamp, linear_advantage, optimal_bet_ramp, parse_ramp
 from engine.counting.simulation import FLAT, CounterSettings, simulate_counter
 from engine.counting.systems import SYSTEMS, CountingError, CountingSystem, custom_system
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
@@ -183,19 +183,7 @@ def _limits(text: str) -> tuple[int, int]:
 
 
 def _ramp(text: str | None, below: int) -> BetRamp:
-    bets: dict[int, int] = {}
-    for part in (text or "").replace(" ", "").split(","):
-        if not part:
-            continue
-        count, sep, bet = part.partition(":")
-        try:
-            if not sep:
-                raise ValueError
-            bets[int(count)] = int(bet)
-        except ValueError:
-            raise CountingError(f"--ramp takes COUNT:BET pairs in units, not {part!r}") from None
-    ramp = BetRamp(bets=bets, below=below)
-    values = sorted(bets.items())
-    if any(later < earlier for (_, earlier), (_, later) in zip(values, values[1:], strict=False)):
-        raise CountingError("the ramp's bets must not fall as the count rises")
-    return ramp
+    try:
+        return parse_ramp(text or "", below)
+    except CountingError as error:
+        raise CountingError(f"--ramp: {error}") from None

@@ -227,3 +227,30 @@ def linear_advantage(
             "the advantage does not rise with the count in these figures: measure more rounds"
         )
     return {count: mean_edge + slope * (count - mean_count) for count in range(lowest, highest + 1)}
+
+
+def parse_ramp(text: str, below: int) -> BetRamp:
+    """A ramp written as COUNT:BET pairs ("1:2, 2:4, 3:8"), betting ``below`` under its
+    lowest count; refused if a pair is not two whole numbers, a bet is under 1, or the
+    bets fall as the count rises.
+
+    >>> parse_ramp("1:2, 3:8", below=1).bet(2)
+    2
+    """
+    bets: dict[int, int] = {}
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        count, sep, bet = part.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            bets[int(count)] = int(bet)
+        except ValueError:
+            raise CountingError(f"a ramp takes COUNT:BET pairs in units, not {part!r}") from None
+    if any(bet < 1 for bet in bets.values()) or below < 1:
+        raise CountingError("every bet of a ramp is at least 1 unit")
+    values = sorted(bets.items())
+    if any(later < earlier for (_, earlier), (_, later) in zip(values, values[1:], strict=False)):
+        raise CountingError("the ramp's bets must not fall as the count rises")
+    return BetRamp(bets=bets, below=below)

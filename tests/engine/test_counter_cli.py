@@ -70,7 +70,7 @@ def test_the_same_seed_gives_the_same_json_on_one_or_two_processes() -> None:
     [
         (["--ramp", "1:2"], "--ramp needs a counter: give --system or --tags"),
         (["--others", "1", "--bank", "9"], "--others, --bank need a counter"),
-        (["--system", "hi-lo", "--ramp", "1-2"], "--ramp takes COUNT:BET pairs in units"),
+        (["--system", "hi-lo", "--ramp", "1-2"], "--ramp: a ramp takes COUNT:BET pairs in units"),
         (["--system", "hi-lo", "--ramp", "1:4,2:2"], "the ramp's bets must not fall"),
         (["--system", "hi-lo", "--indices", "i19"], "--indices takes none, i18, fab4"),
         (["--system", "hi-lo", "--tags", "2=1"], "give --system or --tags, not both"),

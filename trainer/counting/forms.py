@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.counting.conversion import SHOE_DECKS
 from engine.counting.drill import CHECKPOINTS, GROUPS
-from engine.counting.systems import SYSTEMS
+from engine.counting.risk import parse_ramp
+from engine.counting.systems import SYSTEMS, CountingError
 from engine.counting.true_count import Conversion, DeckEstimate
 from engine.rules import PRESETS
 from trainer.counting.services import IndexSettings, RunSettings, TrueCountSettings
@@ -235,3 +236,45 @@ class IndexStartForm(forms.Form):
             estimate=DeckEstimate(data["estimate"]),
             conversion=Conversion(data["conversion"]),
         )
+
+
+class BetStartForm(forms.Form):
+    """The player's own bet ramp: COUNT:BET pairs in units, and the bet below it."""
+
+    ramp = forms.CharField(
+        label=_("My ramp (true count:bet, in units)"),
+        max_length=200,
+        initial="1:2, 2:4, 3:8, 4:12",
+        help_text=_(
+            "At a count between two listed, the lower one's bet; above them all, the top bet."
+        ),
+    )
+    below = forms.IntegerField(
+        label=_("My bet below the ramp, in units"), min_value=1, max_value=1000, initial=1
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if "ramp" in cleaned and "below" in cleaned:
+            try:
+                cleaned["bet_ramp"] = parse_ramp(cleaned["ramp"], cleaned["below"])
+                if not cleaned["bet_ramp"].bets:
+                    raise CountingError("a ramp with no count")
+            except CountingError:
+                self.add_error(
+                    "ramp",
+                    _("Write the ramp as true count:bet pairs, such as 1:2, 2:4, 3:8: whole "
+                      "units of 1 or more, never falling as the count rises."),
+                )  # fmt: skip
+        return cleaned
+
+
+class BetAnswerForm(forms.Form):
+    """The bet the player makes, in whole units."""
+
+    answer = forms.IntegerField(
+        label=_("My bet, in units"),
+        min_value=0,
+        max_value=100_000,
+        error_messages={"invalid": _("Type the bet as a whole number of units.")},
+    )

@@ -10,7 +10,7 @@ from engine.counting.index_store import IndexTablePending, load_indices
 from engine.counting.indices import IndexTable
 from trainer.counting.pages import DECK_SECONDS
 from trainer.counting.services import IndexSettings
-from trainer.models import CountingRun, IndexPlayQuestion, TrueCountQuestion
+from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.owners import Owner
 
 #: How many of the latest decks the figures look at.
@@ -120,3 +120,22 @@ def index_table(settings: IndexSettings) -> IndexTable | None:
         return load_indices(settings.request(), compute_inline=False)
     except IndexTablePending:
         return None
+
+
+def bet_figures(owner: Owner | None) -> AnswerFigures:
+    """The figures of ``owner``'s latest bets: how many right, and the median seconds."""
+    questions: list[BetQuestion] = [] if owner is None else list(
+        BetQuestion.objects.filter(**owner.filter(), answered_at__isnull=False)
+        .order_by("-answered_at")
+        .only("right", "shown_at", "answered_at")[:RECENT]
+    )  # fmt: skip
+    right = []
+    for question in questions:
+        assert question.answered_at is not None and question.shown_at is not None
+        if question.right:
+            right.append((question.answered_at - question.shown_at) / timedelta(seconds=1))
+    return AnswerFigures(
+        answered=len(questions),
+        right=len(right),
+        median_seconds=statistics.median(right) if right else None,
+    )

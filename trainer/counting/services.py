@@ -15,16 +15,18 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from engine.counting.bet_drill import count_to_bet
 from engine.counting.conversion import ShoeSeen, shoe_seen
 from engine.counting.drill import checkpoints, deck_to_count, grade_count
 from engine.counting.index_drill import grade_index, index_question, right_play
 from engine.counting.index_store import IndexRequest, load_indices
 from engine.counting.indices import IndexEntry
+from engine.counting.risk import BetRamp, parse_ramp
 from engine.counting.systems import system_named
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
 from engine.rules import PRESETS
 from trainer.counting.index_review import due_play
-from trainer.models import CountingRun, IndexPlayQuestion, TrueCountQuestion
+from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.owners import Owner
 from trainer.shared.unit_of_work import NotFound, Refused
 
@@ -308,3 +310,68 @@ def index_adopt_guest(sender: object, *, guest_token: str, user_id: int, **kwarg
 def index_right_play(question: IndexPlayQuestion) -> str:
     """The right play at the question's count."""
     return right_play(entry_of(question), question.true_count)
+
+
+def bet_start(*, owner: Owner, ramp: BetRamp) -> BetQuestion:
+    """A true count to bet at by the owner's ``ramp``."""
+    return BetQuestion.objects.create(
+        **owner.fields(),
+        ramp=ramp_text(ramp),
+        below=ramp.below,
+        true_count=count_to_bet(_RNG, ramp),
+    )
+
+
+def ramp_text(ramp: BetRamp) -> str:
+    """The ramp as COUNT:BET pairs, lowest count first ("1:2,2:4,3:8")."""
+    return ",".join(f"{count}:{bet}" for count, bet in sorted(ramp.bets.items()))
+
+
+def ramp_of(question: BetQuestion) -> BetRamp:
+    return parse_ramp(question.ramp, question.below)
+
+
+def bet_question_of(*, owner: Owner, question_id: int, now: datetime) -> BetQuestion:
+    """The owner's question, noted as shown from ``now`` the first time its page shows it."""
+    question = BetQuestion.objects.filter(pk=question_id, **owner.filter()).first()
+    if question is None:
+        raise NotFound(_("There is no such question of yours."))
+    if question.shown_at is None:
+        BetQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(shown_at=now)
+        question.shown_at = now
+    return question
+
+
+def bet_answer(*, owner: Owner, question_id: int, answer: int, now: datetime) -> BetQuestion:
+    """Grade the bet against the ramp at the question's count; refused once answered."""
+    with transaction.atomic():
+        question = (
+            BetQuestion.objects.select_for_update().filter(pk=question_id, **owner.filter()).first()
+        )
+        if question is None:
+            raise NotFound(_("There is no such question of yours."))
+        if question.answered_at is not None:
+            raise Refused(_("This question is answered already: go on to the next."))
+        question.answer = answer
+        question.right = answer == ramp_of(question).bet(question.true_count)
+        question.answered_at = now
+        question.shown_at = question.shown_at or now
+        question.save(update_fields=["answer", "right", "answered_at", "shown_at"])
+    return question
+
+
+def bet_next(*, owner: Owner, question_id: int) -> BetQuestion:
+    """The next count to bet at, by the same ramp, once this question is answered."""
+    question = BetQuestion.objects.filter(
+        pk=question_id, answered_at__isnull=False, **owner.filter()
+    ).first()
+    if question is None:
+        raise NotFound(_("There is no such question of yours."))
+    return bet_start(owner=owner, ramp=ramp_of(question))
+
+
+def bet_adopt_guest(sender: object, *, guest_token: str, user_id: int, **kwargs: object) -> None:
+    """`guest_adopted`'s receiver: a guest's bets follow them into their account."""
+    BetQuestion.objects.filter(user__isnull=True, guest_token=guest_token).update(
+        user_id=user_id, guest_token=""
+    )

@@ -1,6 +1,6 @@
-"""What the true-count drill's page shows, worked out from a question: the discard tray
-drawn to scale, the running count and decks left where asked, and once answered, the
-grade with the working."""
+"""What the true-count and betting drills' pages show, worked out from a question: the
+discard tray drawn to scale, the running count and decks left where asked, and once
+answered, the grade with the working; a true count to bet at beside the player's ramp."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from datetime import timedelta
 from fractions import Fraction
 
 from engine.counting.conversion import ShoeSeen
+from engine.counting.risk import BetRamp
 from engine.counting.true_count import CARDS_PER_DECK, Conversion, DeckEstimate
 from trainer.counting.pages import count_text
-from trainer.models import TrueCountQuestion
+from trainer.models import BetQuestion, TrueCountQuestion
 
 #: The goal an answer's time is shown beside (COUNTING.md, "Pass standards").
 ANSWER_SECONDS = 2
@@ -141,3 +142,36 @@ class QuestionPage:
     @property
     def in_time(self) -> bool:
         return self.seconds is not None and self.seconds < ANSWER_SECONDS
+
+
+@dataclass(frozen=True)
+class RampStep:
+    """One step of a ramp as the page lists it: from this count, this bet."""
+
+    count: str
+    bet: int
+
+
+@dataclass(frozen=True)
+class BetPage:
+    """A betting question as its page shows it: the count, the player's ramp, and once
+    answered, the bet the ramp makes there."""
+
+    question: BetQuestion
+    ramp: BetRamp
+
+    @property
+    def true_count(self) -> str:
+        return count_text(Fraction(self.question.true_count))
+
+    @property
+    def steps(self) -> list[RampStep]:
+        return [RampStep(count_text(Fraction(c)), b) for c, b in sorted(self.ramp.bets.items())]
+
+    @property
+    def right_bet(self) -> int:
+        return self.ramp.bet(self.question.true_count)
+
+    @property
+    def answered(self) -> bool:
+        return self.question.answered_at is not None

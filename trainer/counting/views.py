@@ -22,6 +22,8 @@ from trainer.counting import selectors, services
 from trainer.counting.forms import (
     CONVERSION_LABELS,
     ESTIMATE_LABELS,
+    BetAnswerForm,
+    BetStartForm,
     CountForm,
     IndexStartForm,
     StartForm,
@@ -30,7 +32,7 @@ from trainer.counting.forms import (
 )
 from trainer.counting.index_pages import IndexPage, chart_lines
 from trainer.counting.pages import DECK_SECONDS, DECK_STREAK, TAG_SECONDS, RunPage
-from trainer.counting.true_count_pages import ANSWER_SECONDS, QuestionPage
+from trainer.counting.true_count_pages import ANSWER_SECONDS, BetPage, QuestionPage
 from trainer.shared import analyses
 from trainer.shared.owners import owner_known, owner_of
 from trainer.shared.unit_of_work import NotFound, Refused
@@ -267,3 +269,60 @@ def index_chart(request: HttpRequest) -> HttpResponse:
         "with_book": chosen.system == "hi-lo",
     }
     return render(request, "trainer/counting/index_chart.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def betting(request: HttpRequest) -> HttpResponse:
+    """The betting drill's start: the player's own ramp, and their figures."""
+    form = BetStartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        question = services.bet_start(owner=owner_of(request), ramp=form.cleaned_data["bet_ramp"])
+        return redirect("trainer:bet-question", question_id=question.pk)
+    context = {"form": form, "figures": selectors.bet_figures(owner_known(request))}
+    status = 400 if form.errors else 200
+    return render(request, "trainer/counting/betting.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def bet_question(request: HttpRequest, question_id: int) -> HttpResponse:
+    """A true count to bet at, or once bet, the grade; a POST is the bet."""
+    owner = owner_known(request)
+    now = timezone.now()
+    if owner is None:
+        raise Http404
+    try:
+        question = services.bet_question_of(owner=owner, question_id=question_id, now=now)
+    except NotFound as missing:
+        raise Http404(str(missing)) from missing
+    form = BetAnswerForm(request.POST or None)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.bet_answer(
+                owner=owner, question_id=question.pk, answer=form.cleaned_data["answer"], now=now
+            )
+        except Refused as refused:
+            error = str(refused)
+        else:
+            return redirect("trainer:bet-question", question_id=question.pk)
+    context = {
+        "page": BetPage(question, services.ramp_of(question)),
+        "form": form,
+        "error": error,
+        "figures": selectors.bet_figures(owner) if question.answered_at else None,
+    }
+    status = 400 if error or form.errors else 200
+    return render(request, "trainer/counting/bet_question.html", context, status=status)
+
+
+@require_POST
+def bet_next(request: HttpRequest, question_id: int) -> HttpResponse:
+    """The next count to bet at, by the same ramp."""
+    owner = owner_known(request)
+    if owner is None:
+        raise Http404
+    try:
+        question = services.bet_next(owner=owner, question_id=question_id)
+    except NotFound as missing:
+        raise Http404(str(missing)) from missing
+    return redirect("trainer:bet-question", question_id=question.pk)

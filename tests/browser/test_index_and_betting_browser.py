@@ -1,6 +1,7 @@
-"""The index-play drill in a browser (issue 27): by keyboard, a question from the stored
-index table, its grade in expected value with the index, the next question; in Arabic;
-and every state scanned by axe. A table not yet worked out is waited on honestly."""
+"""The index-play and betting drills in a browser (issue 27): by keyboard, a question from
+the stored index table, its grade in expected value with the index, the next question; the
+printable chart; a bet by the player's own ramp; in Arabic; and every state scanned by
+axe. A table not yet worked out is waited on honestly."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from tests.browser.test_accessibility_browser import violations
 from tests.browser.test_keyboard_browser import tab_to
 from tests.counting_tables import store_index_table
 from trainer.counting.services import index_right_play
-from trainer.models import IndexPlayQuestion
+from trainer.models import BetQuestion, IndexPlayQuestion
 from trainer.shared import analyses
 
 START = "/counting/indices/"
@@ -154,3 +155,40 @@ def test_the_index_chart_prints_beside_the_book(screen: Screen, live_server: Liv
     expect(page.locator(".site-header")).to_be_hidden()
     expect(page.locator(".index-chart__choices")).to_be_hidden()
     expect(chart).to_be_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_player_bets_by_their_ramp_by_keyboard(
+    screen: Screen, live_server: LiveServer, language: str
+) -> None:
+    """The betting drill: the ramp written, a count, the bet typed and Enter, the grade,
+    Enter for the next count; no WCAG violation at any step, nothing off the screen."""
+    page = screen.page
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    page.goto(f"{live_server.url}/counting/betting/")
+    found = {"start": violations(page)}
+    page.locator("#id_ramp").fill("1:2, 3:8")
+    page.locator("form.counting-start button[type=submit]").click()
+    answer = page.locator("input[name=answer]")
+    expect(answer).to_be_focused()
+    found["question"] = violations(page)
+    assert sign_on_the_left(page, "bet-count")
+    found_id = re.search(r"/counting/betting/(\d+)/$", page.url)
+    assert found_id is not None
+    question = BetQuestion.objects.get(pk=int(found_id[1]))
+    right = 1 if question.true_count < 1 else 2 if question.true_count < 3 else 8
+    page.keyboard.type(str(right))
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("bet-result")).to_be_visible()
+    question.refresh_from_db()
+    assert question.right is True
+    found["result"] = violations(page)
+    assert fits_the_width(page)
+    screen.shot(f"betting-result-{language}")
+    page.keyboard.press("Enter")
+    expect(page.locator("input[name=answer]")).to_be_focused()
+    assert all(not broken for broken in found.values()), json.dumps(found, ensure_ascii=False)
