@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from trainer.progress import selectors
 from trainer.progress.bet_lines import bet_lines
+from trainer.progress.counting import counting_weeks
 from trainer.progress.export import csv_lines
 from trainer.progress.pages import Progress
 from trainer.shared.htmx import HtmxHttpRequest
@@ -18,13 +19,14 @@ from trainer.shared.owners import owner_of
 @require_GET
 def progress(request: HtmxHttpRequest) -> HttpResponse:
     """How the player is doing under one rules set: accuracy over time, by kind of hand,
-    and cell by cell."""
+    and cell by cell; and their counting, week by week."""
     owner = owner_of(request)
     period = request.GET.get("by", "day")
     if period not in selectors.PERIODS:
         period = "day"
     answers = selectors.progress_answers(owner, period, rules_name=request.GET.get("rules"))
-    return render(request, "trainer/progress/progress.html", {"progress": Progress.of(answers)})
+    context = {"progress": Progress.of(answers), "counting": counting_weeks(owner)}
+    return render(request, "trainer/progress/progress.html", context)
 
 
 @require_GET
