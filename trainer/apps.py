@@ -21,12 +21,7 @@ class TrainerConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
 
         from trainer.accounts.signals import adopt_guest
-        from trainer.counting.services import (
-            bet_adopt_guest,
-            counting_adopt_guest,
-            index_adopt_guest,
-            true_count_adopt_guest,
-        )
+        from trainer.counting.services import counting_adopt_guest
         from trainer.drills.services import drills_adopt_guest
         from trainer.practice.services import practice_adopt_guest
         from trainer.shared.owners import guest_adopted
@@ -35,6 +30,3 @@ class TrainerConfig(AppConfig):
         guest_adopted.connect(drills_adopt_guest, dispatch_uid="drills_adopt_guest")
         guest_adopted.connect(practice_adopt_guest, dispatch_uid="practice_adopt_guest")
         guest_adopted.connect(counting_adopt_guest, dispatch_uid="counting_adopt_guest")
-        guest_adopted.connect(true_count_adopt_guest, dispatch_uid="true_count_adopt_guest")
-        guest_adopted.connect(index_adopt_guest, dispatch_uid="index_adopt_guest")
-        guest_adopted.connect(bet_adopt_guest, dispatch_uid="bet_adopt_guest")

@@ -522,16 +522,39 @@ class ThrottleCount(models.Model):
         return f"{self.key}: {self.count}"
 
 
-class CountingRun(models.Model):
-    """One deck a player counted down in the running-count drill (trainer/counting): the
-    cards dealt (the deck's order never leaves the server before the page shows it), how
-    they were shown, and once answered, the counts given and the time taken."""
+class CountingAnswer(models.Model):
+    """One question of a counting drill (trainer/counting) of a player's — an account's or
+    a guest's: when it was asked, when its page first showed it (the answer's time runs
+    from there) and when it was answered, once."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
     #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
     guest_token = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    shown_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="%(class)s_user_idx"),
+            models.Index(fields=["guest_token", "-created_at"], name="%(class)s_guest_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                name="%(class)s_has_an_owner",
+            ),
+        ]
+
+
+class CountingRun(CountingAnswer):
+    """One deck a player counted down in the running-count drill (trainer/counting): the
+    cards dealt (the deck's order never leaves the server before the page shows it), how
+    they were shown, and once answered, the counts given and the time taken."""
+
     #: The counting system's key (`engine.counting.systems.SYSTEMS`).
     system = models.CharField(max_length=20)
     #: The cards, as texts separated by spaces ("10h As …").
@@ -542,32 +565,16 @@ class CountingRun(models.Model):
     pace_tenths = models.PositiveSmallIntegerField(default=10)
     #: Asked for the count after every so many cards; 0: only at the end.
     checkpoint_every = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    #: When the page first showed the cards: the time taken runs from here.
-    shown_at = models.DateTimeField(null=True, blank=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
     #: The running count given at the end, and after each checkpoint's card ({"10": "3"}).
     answer = models.CharField(max_length=12, blank=True)
     checkpoint_answers = models.JSONField(default=dict)
     exact = models.BooleanField(null=True)
 
-    class Meta:
-        indexes = [
-            models.Index(fields=["user", "-created_at"]),
-            models.Index(fields=["guest_token", "-created_at"]),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
-                name="countingrun_has_an_owner",
-            ),
-        ]
-
     def __str__(self) -> str:
         return f"counting run {self.pk} ({self.system})"
 
 
-class TrueCountQuestion(models.Model):
+class TrueCountQuestion(CountingAnswer):
     """One question of the true-count drill (trainer/counting): a shoe part dealt, and
     either the decks left to judge from its discard tray or its running count to turn into
     a true count; once answered, the answer and whether it was right."""
@@ -576,11 +583,6 @@ class TrueCountQuestion(models.Model):
         DECKS = "decks"
         CONVERT = "convert"
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
-    )
-    #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
-    guest_token = models.CharField(max_length=40, blank=True)
     kind = models.CharField(max_length=8, choices=Kind.choices)
     decks = models.PositiveSmallIntegerField()
     dealt = models.PositiveSmallIntegerField()
@@ -588,40 +590,19 @@ class TrueCountQuestion(models.Model):
     #: The player's method: `engine.counting.true_count.DeckEstimate` and `Conversion`.
     estimate = models.CharField(max_length=8)
     conversion = models.CharField(max_length=8)
-    created_at = models.DateTimeField(auto_now_add=True)
-    #: When the page first showed the question: the answer time runs from here.
-    shown_at = models.DateTimeField(null=True, blank=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
     answer = models.CharField(max_length=12, blank=True)
     right = models.BooleanField(null=True)
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["user", "-created_at"]),
-            models.Index(fields=["guest_token", "-created_at"]),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
-                name="truecountquestion_has_an_owner",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"true-count question {self.pk} ({self.kind})"
 
 
-class IndexPlayQuestion(models.Model):
+class IndexPlayQuestion(CountingAnswer):
     """One question of the index-play drill (trainer/counting): a hand, an up card and a
     true count, for one index play of the computed table of the player's rules, system and
     method. What grading and explaining it needs is copied from the table when it is asked,
     so that an answer keeps its meaning when the table is worked out again."""
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
-    )
-    #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
-    guest_token = models.CharField(max_length=40, blank=True)
     #: The rules preset, the system's key and the player's true-count method.
     rules_name = models.CharField(max_length=60)
     system = models.CharField(max_length=20)
@@ -638,60 +619,25 @@ class IndexPlayQuestion(models.Model):
     true_count = models.SmallIntegerField()
     #: The player's two cards ("10h 6c").
     cards = models.CharField(max_length=8)
-    created_at = models.DateTimeField(auto_now_add=True)
-    shown_at = models.DateTimeField(null=True, blank=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
     answer = models.CharField(max_length=12, blank=True)
     right = models.BooleanField(null=True)
     #: What the answer gave up at this count, in initial bets (0 when right).
     given_up = models.FloatField(null=True)
 
-    class Meta:
-        indexes = [
-            models.Index(fields=["user", "-created_at"]),
-            models.Index(fields=["guest_token", "-created_at"]),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
-                name="indexplayquestion_has_an_owner",
-            ),
-        ]
-
     def __str__(self) -> str:
         return f"index question {self.pk} ({self.row} v {self.up} at {self.true_count})"
 
 
-class BetQuestion(models.Model):
+class BetQuestion(CountingAnswer):
     """One question of the betting drill (trainer/counting): a true count, and the bet the
     player's own ramp makes there; once answered, the answer and whether it was right."""
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
-    )
-    #: For a guest, the token their session keeps (see `trainer.shared.owners.owner_of`).
-    guest_token = models.CharField(max_length=40, blank=True)
     #: The ramp as COUNT:BET pairs in units ("1:2,2:4,3:8"), and the bet below it.
     ramp = models.CharField(max_length=200)
     below = models.PositiveSmallIntegerField()
     true_count = models.SmallIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    shown_at = models.DateTimeField(null=True, blank=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
     answer = models.PositiveIntegerField(null=True)
     right = models.BooleanField(null=True)
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["user", "-created_at"]),
-            models.Index(fields=["guest_token", "-created_at"]),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
-                name="betquestion_has_an_owner",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"bet question {self.pk} (true count {self.true_count})"

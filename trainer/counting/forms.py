@@ -149,12 +149,10 @@ def parse_true_count(text: str) -> int | None:
     return -int(found[2]) if found[1] == "-" else int(found[2])
 
 
-class TrueCountStartForm(forms.Form):
-    """The true-count drill's shoe and the player's own way of making the true count."""
+class MethodForm(forms.Form):
+    """The player's own way of making the true count: the deck estimate and the conversion
+    (a subclass orders its own first)."""
 
-    decks = forms.TypedChoiceField(
-        label=_("Decks in the shoe"), coerce=int, choices=[(n, n) for n in SHOE_DECKS], initial=6
-    )
     estimate = forms.ChoiceField(
         label=_("I judge the decks left"),
         choices=list(ESTIMATE_LABELS.items()),
@@ -166,13 +164,24 @@ class TrueCountStartForm(forms.Form):
         initial=Conversion.FLOOR,
     )
 
-    def true_count_settings(self) -> TrueCountSettings:
-        data = self.cleaned_data
-        return TrueCountSettings(
-            decks=data["decks"],
-            estimate=DeckEstimate(data["estimate"]),
-            conversion=Conversion(data["conversion"]),
+    @property
+    def method(self) -> tuple[DeckEstimate, Conversion]:
+        return DeckEstimate(self.cleaned_data["estimate"]), Conversion(
+            self.cleaned_data["conversion"]
         )
+
+
+class TrueCountStartForm(MethodForm):
+    """The true-count drill's shoe and the player's own way of making the true count."""
+
+    field_order = ["decks", "estimate", "conversion"]
+
+    decks = forms.TypedChoiceField(
+        label=_("Decks in the shoe"), coerce=int, choices=[(n, n) for n in SHOE_DECKS], initial=6
+    )
+
+    def true_count_settings(self) -> TrueCountSettings:
+        return TrueCountSettings(self.cleaned_data["decks"], *self.method)
 
 
 class TrueCountAnswerForm(forms.Form):
@@ -198,9 +207,11 @@ class TrueCountAnswerForm(forms.Form):
         return Fraction(count)
 
 
-class IndexStartForm(forms.Form):
+class IndexStartForm(MethodForm):
     """The index-play drill's rules, balanced counting system and true-count method (a
     GET of the waiting page carries them too)."""
+
+    field_order = ["rules", "system", "estimate", "conversion"]
 
     rules = forms.ChoiceField(
         label=_("Rules"),
@@ -212,16 +223,6 @@ class IndexStartForm(forms.Form):
         choices=[(key, system.name) for key, system in SYSTEMS.items() if system.balanced],
         initial="hi-lo",
     )
-    estimate = forms.ChoiceField(
-        label=_("I judge the decks left"),
-        choices=list(ESTIMATE_LABELS.items()),
-        initial=DeckEstimate.HALF,
-    )
-    conversion = forms.ChoiceField(
-        label=_("I make it a whole number"),
-        choices=list(CONVERSION_LABELS.items()),
-        initial=Conversion.FLOOR,
-    )
 
     @classmethod
     def defaults(cls) -> dict[str, str]:
@@ -229,13 +230,7 @@ class IndexStartForm(forms.Form):
         return {name: str(field.initial) for name, field in cls.base_fields.items()}
 
     def index_settings(self) -> IndexSettings:
-        data = self.cleaned_data
-        return IndexSettings(
-            rules_name=data["rules"],
-            system=data["system"],
-            estimate=DeckEstimate(data["estimate"]),
-            conversion=Conversion(data["conversion"]),
-        )
+        return IndexSettings(self.cleaned_data["rules"], self.cleaned_data["system"], *self.method)
 
 
 class BetStartForm(forms.Form):

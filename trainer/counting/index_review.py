@@ -12,19 +12,12 @@ due, the next play is drawn from the whole table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from trainer.models import IndexPlayQuestion
 from trainer.shared.owners import Owner
+from trainer.shared.repetition import interval
 
-INTERVALS = (
-    timedelta(0),
-    timedelta(minutes=10),
-    timedelta(hours=1),
-    timedelta(days=1),
-    timedelta(days=3),
-    timedelta(days=7),
-)
 #: How many recent answers are read to schedule the next question.
 HISTORY = 1000
 
@@ -41,7 +34,7 @@ class PlayRecord:
 
     def due(self) -> datetime:
         assert self.last is not None
-        return self.last + INTERVALS[min(self.streak, len(INTERVALS) - 1)]
+        return self.last + interval(self.streak)
 
 
 def due_play(owner: Owner, settings: dict[str, str], now: datetime) -> Play | None:

@@ -6,12 +6,17 @@ import statistics
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.db.models import QuerySet
+
 from engine.counting.index_store import IndexTablePending, load_indices
 from engine.counting.indices import IndexTable
 from trainer.counting.pages import DECK_SECONDS
 from trainer.counting.services import IndexSettings
 from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.owners import Owner
+
+#: A question graded right or wrong (`answer_figures`).
+type Graded = TrueCountQuestion | BetQuestion
 
 #: How many of the latest decks the figures look at.
 RECENT = 50
@@ -69,24 +74,30 @@ class AnswerFigures:
 
 def true_count_figures(owner: Owner | None) -> dict[str, AnswerFigures]:
     """Per kind of question ("decks", "convert"), the figures of the latest answers."""
-    found = {}
-    for kind in TrueCountQuestion.Kind:
-        questions: list[TrueCountQuestion] = [] if owner is None else list(
-            TrueCountQuestion.objects.filter(**owner.filter(), kind=kind, answered_at__isnull=False)
-            .order_by("-answered_at")
-            .only("right", "shown_at", "answered_at")[:RECENT]
-        )  # fmt: skip
-        right = []
-        for question in questions:
-            assert question.answered_at is not None and question.shown_at is not None
-            if question.right:
-                right.append((question.answered_at - question.shown_at) / timedelta(seconds=1))
-        found[kind.value] = AnswerFigures(
-            answered=len(questions),
-            right=len(right),
-            median_seconds=statistics.median(right) if right else None,
-        )
-    return found
+    return {
+        kind.value: answer_figures(TrueCountQuestion.objects.filter(kind=kind), owner)
+        for kind in TrueCountQuestion.Kind
+    }
+
+
+def answer_figures(questions: QuerySet[Graded], owner: Owner | None) -> AnswerFigures:
+    """How many of the owner's latest ``questions`` were answered and answered right, and
+    the median seconds of the right ones (a first visit's: none)."""
+    latest: list[Graded] = [] if owner is None else list(
+        questions.filter(**owner.filter(), answered_at__isnull=False)
+        .order_by("-answered_at")
+        .only("right", "shown_at", "answered_at")[:RECENT]
+    )  # fmt: skip
+    right = []
+    for question in latest:
+        assert question.answered_at is not None and question.shown_at is not None
+        if question.right:
+            right.append((question.answered_at - question.shown_at) / timedelta(seconds=1))
+    return AnswerFigures(
+        answered=len(latest),
+        right=len(right),
+        median_seconds=statistics.median(right) if right else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -124,18 +135,4 @@ def index_table(settings: IndexSettings) -> IndexTable | None:
 
 def bet_figures(owner: Owner | None) -> AnswerFigures:
     """The figures of ``owner``'s latest bets: how many right, and the median seconds."""
-    questions: list[BetQuestion] = [] if owner is None else list(
-        BetQuestion.objects.filter(**owner.filter(), answered_at__isnull=False)
-        .order_by("-answered_at")
-        .only("right", "shown_at", "answered_at")[:RECENT]
-    )  # fmt: skip
-    right = []
-    for question in questions:
-        assert question.answered_at is not None and question.shown_at is not None
-        if question.right:
-            right.append((question.answered_at - question.shown_at) / timedelta(seconds=1))
-    return AnswerFigures(
-        answered=len(questions),
-        right=len(right),
-        median_seconds=statistics.median(right) if right else None,
-    )
+    return answer_figures(BetQuestion.objects.all(), owner)

@@ -1,13 +1,15 @@
 """The counting drills' changes: deal a deck or a shoe part, show it, take the answer.
 
-Each run belongs to its owner and every query names them: another's run is not found.
-A run is answered once; a second answer (a replay, another tab) changes nothing.
+Each question (a deck to count is one) belongs to its owner and every query names them:
+another's is not found. A question is answered once, under a lock: a second answer (a
+replay, another tab) changes nothing.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -26,12 +28,79 @@ from engine.counting.systems import system_named
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
 from engine.rules import PRESETS
 from trainer.counting.index_review import due_play
-from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
+from trainer.models import (
+    BetQuestion,
+    CountingAnswer,
+    CountingRun,
+    IndexPlayQuestion,
+    TrueCountQuestion,
+)
 from trainer.shared.owners import Owner
 from trainer.shared.unit_of_work import NotFound, Refused
 
 #: Deals are drawn with the system's CSPRNG: the next deck cannot be foreseen.
 _RNG = random.SystemRandom()
+#: Every counting drill's questions, each model a table of its own.
+DRILLS: tuple[type[CountingAnswer], ...] = (
+    CountingRun,
+    TrueCountQuestion,
+    IndexPlayQuestion,
+    BetQuestion,
+)
+
+
+def shown[Answer: CountingAnswer](
+    model: type[Answer], *, owner: Owner, pk: int, now: datetime
+) -> Answer:
+    """The owner's question ``pk``, noted as shown from ``now`` the first time a page shows
+    it (its answer's time runs from there); NotFound if it is not theirs."""
+    found = model._default_manager.filter(pk=pk, **owner.filter()).first()
+    if found is None:
+        raise NotFound(_("There is no such question of yours."))
+    if found.shown_at is None:
+        model._default_manager.filter(pk=found.pk, shown_at__isnull=True).update(shown_at=now)
+        found.shown_at = now
+    return found
+
+
+@contextmanager
+def answering[Answer: CountingAnswer](
+    model: type[Answer], *, owner: Owner, pk: int, now: datetime
+) -> Iterator[Answer]:
+    """The owner's question ``pk``, locked for its answer: the block sets the answer's
+    fields, and they are saved with the time it was answered, in one transaction.
+    NotFound if it is not theirs; Refused once it is answered."""
+    with transaction.atomic():
+        found = model._default_manager.select_for_update().filter(pk=pk, **owner.filter()).first()
+        if found is None:
+            raise NotFound(_("There is no such question of yours."))
+        if found.answered_at is not None:
+            raise Refused(_("This question is answered already: go on to the next."))
+        yield found
+        found.answered_at = now
+        found.shown_at = found.shown_at or now
+        found.save()
+
+
+def answered[Answer: CountingAnswer](model: type[Answer], *, owner: Owner, pk: int) -> Answer:
+    """The owner's answered question ``pk`` (what the next question follows on from)."""
+    found = model._default_manager.filter(
+        pk=pk, answered_at__isnull=False, **owner.filter()
+    ).first()
+    if found is None:
+        raise NotFound(_("There is no such question of yours."))
+    return found
+
+
+def counting_adopt_guest(
+    sender: object, *, guest_token: str, user_id: int, **kwargs: object
+) -> None:
+    """`guest_adopted`'s receiver: a guest's counting drills follow them into their
+    account."""
+    for model in DRILLS:
+        model._default_manager.filter(user__isnull=True, guest_token=guest_token).update(
+            user_id=user_id, guest_token=""
+        )
 
 
 @dataclass(frozen=True)
@@ -57,17 +126,6 @@ def counting_start(*, owner: Owner, settings: RunSettings) -> CountingRun:
     )
 
 
-def counting_run(*, owner: Owner, run_id: int, now: datetime) -> CountingRun:
-    """The owner's run, noted as shown from ``now`` the first time its page shows it."""
-    run = CountingRun.objects.filter(pk=run_id, **owner.filter()).first()
-    if run is None:
-        raise NotFound(_("There is no such deck of yours."))
-    if run.shown_at is None:
-        CountingRun.objects.filter(pk=run.pk, shown_at__isnull=True).update(shown_at=now)
-        run.shown_at = now
-    return run
-
-
 def counting_answer(
     *,
     owner: Owner,
@@ -78,12 +136,7 @@ def counting_answer(
 ) -> CountingRun:
     """Grade the player's running count (and the counts they gave at checkpoints) and keep
     it; refused once the run is answered."""
-    with transaction.atomic():
-        run = CountingRun.objects.select_for_update().filter(pk=run_id, **owner.filter()).first()
-        if run is None:
-            raise NotFound(_("There is no such deck of yours."))
-        if run.answered_at is not None:
-            raise Refused(_("This deck is counted already: deal another to count again."))
+    with answering(CountingRun, owner=owner, pk=run_id, now=now) as run:
         cards = run.cards.split()
         asked = set(checkpoints(len(cards), run.checkpoint_every))
         given = {card: count for card, count in at_checkpoints.items() if card in asked}
@@ -91,19 +144,7 @@ def counting_answer(
         run.answer = str(answer)
         run.checkpoint_answers = {str(card): str(count) for card, count in given.items()}
         run.exact = grade.exact
-        run.answered_at = now
-        run.shown_at = run.shown_at or now
-        run.save(update_fields=["answer", "checkpoint_answers", "exact", "answered_at", "shown_at"])
     return run
-
-
-def counting_adopt_guest(
-    sender: object, *, guest_token: str, user_id: int, **kwargs: object
-) -> None:
-    """`guest_adopted`'s receiver: a guest's counted decks follow them into their account."""
-    CountingRun.objects.filter(user__isnull=True, guest_token=guest_token).update(
-        user_id=user_id, guest_token=""
-    )
 
 
 @dataclass(frozen=True)
@@ -129,47 +170,20 @@ def true_count_start(*, owner: Owner, settings: TrueCountSettings) -> TrueCountQ
     )
 
 
-def true_count_question(*, owner: Owner, question_id: int, now: datetime) -> TrueCountQuestion:
-    """The owner's question, noted as shown from ``now`` the first time its page shows it."""
-    question = TrueCountQuestion.objects.filter(pk=question_id, **owner.filter()).first()
-    if question is None:
-        raise NotFound(_("There is no such question of yours."))
-    if question.shown_at is None:
-        TrueCountQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(shown_at=now)
-        question.shown_at = now
-    return question
-
-
 def true_count_answer(
     *, owner: Owner, question_id: int, answer: Fraction, now: datetime
 ) -> TrueCountQuestion:
     """Grade the decks left or the true count given; refused once answered."""
-    with transaction.atomic():
-        question = (
-            TrueCountQuestion.objects.select_for_update()
-            .filter(pk=question_id, **owner.filter())
-            .first()
-        )
-        if question is None:
-            raise NotFound(_("There is no such question of yours."))
-        if question.answered_at is not None:
-            raise Refused(_("This question is answered already: go on to the next."))
+    with answering(TrueCountQuestion, owner=owner, pk=question_id, now=now) as question:
         question.answer = str(answer)
         question.right = answer == expected(question)
-        question.answered_at = now
-        question.shown_at = question.shown_at or now
-        question.save(update_fields=["answer", "right", "answered_at", "shown_at"])
     return question
 
 
 def true_count_next(*, owner: Owner, question_id: int) -> TrueCountQuestion:
     """The question after an answered one: the same shoe's true count after its decks
     left, a new shoe after a true count."""
-    question = TrueCountQuestion.objects.filter(
-        pk=question_id, answered_at__isnull=False, **owner.filter()
-    ).first()
-    if question is None:
-        raise NotFound(_("There is no such question of yours."))
+    question = answered(TrueCountQuestion, owner=owner, pk=question_id)
     settings = TrueCountSettings(
         question.decks, DeckEstimate(question.estimate), Conversion(question.conversion)
     )
@@ -193,15 +207,6 @@ def expected(question: TrueCountQuestion) -> Fraction:
         return seen.decks_left(DeckEstimate(question.estimate))
     method = TrueCountMethod(DeckEstimate(question.estimate), Conversion(question.conversion))
     return Fraction(seen.true_count(method))
-
-
-def true_count_adopt_guest(
-    sender: object, *, guest_token: str, user_id: int, **kwargs: object
-) -> None:
-    """`guest_adopted`'s receiver: a guest's answers follow them into their account."""
-    TrueCountQuestion.objects.filter(user__isnull=True, guest_token=guest_token).update(
-        user_id=user_id, guest_token=""
-    )
 
 
 @dataclass(frozen=True)
@@ -250,40 +255,18 @@ def index_start(*, owner: Owner, settings: IndexSettings, now: datetime) -> Inde
     )
 
 
-def index_question_of(*, owner: Owner, question_id: int, now: datetime) -> IndexPlayQuestion:
-    """The owner's question, noted as shown from ``now`` the first time its page shows it."""
-    question = IndexPlayQuestion.objects.filter(pk=question_id, **owner.filter()).first()
-    if question is None:
-        raise NotFound(_("There is no such question of yours."))
-    if question.shown_at is None:
-        IndexPlayQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(shown_at=now)
-        question.shown_at = now
-    return question
-
-
 def index_answer(
     *, owner: Owner, question_id: int, answer: str, now: datetime
 ) -> IndexPlayQuestion:
-    """Grade the play chosen at the question's count; refused once answered."""
-    with transaction.atomic():
-        question = (
-            IndexPlayQuestion.objects.select_for_update()
-            .filter(pk=question_id, **owner.filter())
-            .first()
-        )
-        if question is None:
-            raise NotFound(_("There is no such question of yours."))
-        if question.answered_at is not None:
-            raise Refused(_("This question is answered already: go on to the next."))
+    """Grade the play chosen at the question's count; refused once answered, or if the
+    play is not one of the two offered."""
+    with answering(IndexPlayQuestion, owner=owner, pk=question_id, now=now) as question:
         if answer not in (question.play, question.otherwise):
             raise Refused(_("Choose one of the two plays offered."))
         grade = grade_index(entry_of(question), question.true_count, answer)
         question.answer = answer
         question.right = grade.right
         question.given_up = grade.given_up
-        question.answered_at = now
-        question.shown_at = question.shown_at or now
-        question.save(update_fields=["answer", "right", "given_up", "answered_at", "shown_at"])
     return question
 
 
@@ -297,13 +280,6 @@ def entry_of(question: IndexPlayQuestion) -> IndexEntry:
         index=question.index,
         ev_difference={int(count): float(value) for count, value in question.ev_difference.items()},
         shoes={},
-    )
-
-
-def index_adopt_guest(sender: object, *, guest_token: str, user_id: int, **kwargs: object) -> None:
-    """`guest_adopted`'s receiver: a guest's index plays follow them into their account."""
-    IndexPlayQuestion.objects.filter(user__isnull=True, guest_token=guest_token).update(
-        user_id=user_id, guest_token=""
     )
 
 
@@ -331,47 +307,15 @@ def ramp_of(question: BetQuestion) -> BetRamp:
     return parse_ramp(question.ramp, question.below)
 
 
-def bet_question_of(*, owner: Owner, question_id: int, now: datetime) -> BetQuestion:
-    """The owner's question, noted as shown from ``now`` the first time its page shows it."""
-    question = BetQuestion.objects.filter(pk=question_id, **owner.filter()).first()
-    if question is None:
-        raise NotFound(_("There is no such question of yours."))
-    if question.shown_at is None:
-        BetQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(shown_at=now)
-        question.shown_at = now
-    return question
-
-
 def bet_answer(*, owner: Owner, question_id: int, answer: int, now: datetime) -> BetQuestion:
     """Grade the bet against the ramp at the question's count; refused once answered."""
-    with transaction.atomic():
-        question = (
-            BetQuestion.objects.select_for_update().filter(pk=question_id, **owner.filter()).first()
-        )
-        if question is None:
-            raise NotFound(_("There is no such question of yours."))
-        if question.answered_at is not None:
-            raise Refused(_("This question is answered already: go on to the next."))
+    with answering(BetQuestion, owner=owner, pk=question_id, now=now) as question:
         question.answer = answer
         question.right = answer == ramp_of(question).bet(question.true_count)
-        question.answered_at = now
-        question.shown_at = question.shown_at or now
-        question.save(update_fields=["answer", "right", "answered_at", "shown_at"])
     return question
 
 
 def bet_next(*, owner: Owner, question_id: int) -> BetQuestion:
     """The next count to bet at, by the same ramp, once this question is answered."""
-    question = BetQuestion.objects.filter(
-        pk=question_id, answered_at__isnull=False, **owner.filter()
-    ).first()
-    if question is None:
-        raise NotFound(_("There is no such question of yours."))
+    question = answered(BetQuestion, owner=owner, pk=question_id)
     return bet_start(owner=owner, ramp=ramp_of(question))
-
-
-def bet_adopt_guest(sender: object, *, guest_token: str, user_id: int, **kwargs: object) -> None:
-    """`guest_adopted`'s receiver: a guest's bets follow them into their account."""
-    BetQuestion.objects.filter(user__isnull=True, guest_token=guest_token).update(
-        user_id=user_id, guest_token=""
-    )

@@ -33,6 +33,7 @@ from trainer.counting.forms import (
 from trainer.counting.index_pages import IndexPage, chart_lines
 from trainer.counting.pages import DECK_SECONDS, DECK_STREAK, TAG_SECONDS, RunPage
 from trainer.counting.true_count_pages import ANSWER_SECONDS, BetPage, QuestionPage
+from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared import analyses
 from trainer.shared.owners import owner_known, owner_of
 from trainer.shared.unit_of_work import NotFound, Refused
@@ -66,7 +67,7 @@ def counting_run(request: HttpRequest, run_id: int) -> HttpResponse:
     if owner is None:
         raise Http404
     try:
-        run = services.counting_run(owner=owner, run_id=run_id, now=now)
+        run = services.shown(CountingRun, owner=owner, pk=run_id, now=now)
     except NotFound as missing:
         raise Http404(str(missing)) from missing
     page = RunPage.of(run)
@@ -131,7 +132,7 @@ def true_count_question(request: HttpRequest, question_id: int) -> HttpResponse:
     if owner is None:
         raise Http404
     try:
-        question = services.true_count_question(owner=owner, question_id=question_id, now=now)
+        question = services.shown(TrueCountQuestion, owner=owner, pk=question_id, now=now)
     except NotFound as missing:
         raise Http404(str(missing)) from missing
     form = TrueCountAnswerForm(request.POST or None, kind=question.kind)
@@ -224,7 +225,7 @@ def index_question(request: HttpRequest, question_id: int) -> HttpResponse:
     if owner is None:
         raise Http404
     try:
-        question = services.index_question_of(owner=owner, question_id=question_id, now=now)
+        question = services.shown(IndexPlayQuestion, owner=owner, pk=question_id, now=now)
     except NotFound as missing:
         raise Http404(str(missing)) from missing
     error = None
@@ -291,7 +292,7 @@ def bet_question(request: HttpRequest, question_id: int) -> HttpResponse:
     if owner is None:
         raise Http404
     try:
-        question = services.bet_question_of(owner=owner, question_id=question_id, now=now)
+        question = services.shown(BetQuestion, owner=owner, pk=question_id, now=now)
     except NotFound as missing:
         raise Http404(str(missing)) from missing
     form = BetAnswerForm(request.POST or None)

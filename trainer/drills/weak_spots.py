@@ -11,22 +11,15 @@ a hand is dealt as in the "all hands" mode.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.utils import timezone
 
 from engine.drills import DRILLABLE_ROWS
 from trainer.models import Drill
 from trainer.shared.owners import Owner
+from trainer.shared.repetition import interval
 
-INTERVALS = (
-    timedelta(0),
-    timedelta(minutes=10),
-    timedelta(hours=1),
-    timedelta(days=1),
-    timedelta(days=3),
-    timedelta(days=7),
-)
 #: How many recent answers are read to schedule the next hand.
 HISTORY = 2000
 
@@ -39,7 +32,7 @@ class CellRecord:
 
     def due(self) -> datetime:
         assert self.last is not None
-        return self.last + INTERVALS[min(self.streak, len(INTERVALS) - 1)]
+        return self.last + interval(self.streak)
 
 
 def next_cell(owner: Owner, rules_name: str, now: datetime | None = None) -> tuple[str, str] | None:

@@ -117,7 +117,7 @@ def test_a_deck_is_answered_once(client: Client) -> None:
     right = truth(run)[-1]
     say(client, run, right)
     replay = say(client, run, right + 5)
-    assert replay.status_code == 400 and "counted already" in replay.content.decode()
+    assert replay.status_code == 400 and "answered already" in replay.content.decode()
     run.refresh_from_db()
     assert Fraction(run.answer) == right and run.exact is True
 
