@@ -154,13 +154,13 @@ def test_a_keyboard_player_adds_a_chip_with_enter_without_dealing(
     sit_down(page, live_server.url, "10s 10d 6h 7c 5c")
     expect(page.get_by_test_id("next-bet")).to_have_text("10")
 
-    page.get_by_role("button", name="Add a chip of 50", exact=True).focus()
-    page.keyboard.press("Enter")
+    # Each key is pressed on its button as found at that moment (Locator.press focuses it
+    # and presses at once), so that a swap in between cannot send it elsewhere.
+    page.get_by_role("button", name="Add a chip of 50", exact=True).press("Enter")
     expect(page.get_by_test_id("next-bet")).to_have_text("60")
     # The chip's answer moves the focus to Deal once htmx settles it; moving it on before
     # would let that late move send the next key to Deal.
     expect(page.get_by_role("button", name="Deal")).to_be_focused()
-    page.get_by_role("button", name="Clear bet").focus()
-    page.keyboard.press(" ")
+    page.get_by_role("button", name="Clear bet").press(" ")
     expect(page.get_by_test_id("next-bet")).to_have_text("0")
     assert not PracticeRound.objects.exists()  # neither key dealt a round
