@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from pytest_django.fixtures import Settings
 
+from engine.counting.index_store import IndexRequest
 from engine.rules import PRESETS
 from engine.strategy.store import rules_key
 from trainer.models import StoredAnalysis
@@ -46,3 +47,26 @@ def test_a_sample_is_worked_out_kept_and_not_worked_out_again(settings: Settings
     DatabaseStore().put("a-players-own", b"payload")  # evicting players' analyses...
     assert stored.count() == 2  # ...leaves the common sets'
     assert "0 worked out, 2 stored already" in analyse_common("--limit", "2")
+
+
+def test_the_presets_hi_lo_index_tables_are_worked_out_when_asked(settings: Settings) -> None:
+    """With ``--indices``, each preset's Hi-Lo table once (the work itself is the engine's,
+    tested there): those stored are skipped."""
+    worked: list[str] = []
+
+    def compute_and_store(request: IndexRequest) -> None:
+        worked.append(request.rules.name)
+        DatabaseStore().put(request.key(), b"not read here")
+
+    command = "trainer.management.commands.analyse_common"
+    with (
+        mock.patch(f"{command}.compute_and_store", compute_and_store),
+        mock.patch(f"{command}.indices_ready",
+                   lambda request: DatabaseStore().get(request.key()) is not None),
+    ):  # fmt: skip
+        analyse_common("--limit", "0")
+        assert worked == []
+        analyse_common("--limit", "0", "--indices")
+        assert sorted(worked) == sorted(PRESETS)
+        analyse_common("--limit", "0", "--indices")
+        assert len(worked) == len(PRESETS)
