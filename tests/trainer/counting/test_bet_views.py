@@ -9,7 +9,7 @@ from django.test import Client
 
 from trainer.models import BetQuestion
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]  # answered once: a row lock
 
 START = "/counting/betting/"
 #: Below +1: 1 unit; +1: 2; +2 (a gap: the lower count's bet): 2; +3 and above: 8.

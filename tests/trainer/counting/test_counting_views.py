@@ -21,7 +21,7 @@ from trainer.shared.bidi import LRI, PDI
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as Response
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]  # answered once: a row lock
 
 START = "/counting/"
 PASSWORD = "a-long-pass-phrase-7"

@@ -21,7 +21,7 @@ from trainer.models import IndexPlayQuestion
 from trainer.shared import analyses
 from trainer.shared.owners import GUEST_KEY, Owner
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]  # answered once: a row lock
 
 START = "/counting/indices/"
 CHOICES = {"rules": "american", "system": "hi-lo", "estimate": "half", "conversion": "floor"}

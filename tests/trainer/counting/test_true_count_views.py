@@ -16,7 +16,7 @@ from django.test import Client
 from trainer.models import TrueCountQuestion
 from trainer.shared.bidi import LRI, PDI
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]  # answered once: a row lock
 
 START = "/counting/true-count/"
 PASSWORD = "a-long-pass-phrase-7"
