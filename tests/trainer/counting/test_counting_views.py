@@ -4,6 +4,7 @@ each run its owner's alone, answered once, and a first visit writing nothing."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -12,11 +13,17 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.test import Client
+from django.utils import timezone
 
 from engine.counting.drill import counts_after
 from engine.counting.systems import SYSTEMS
+from tests.trainer.conftest import Together
+from trainer.counting import services
+from trainer.counting.services import RunSettings
 from trainer.models import CountingRun
 from trainer.shared.bidi import LRI, PDI
+from trainer.shared.owners import Owner
+from trainer.shared.unit_of_work import Refused
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as Response
@@ -176,3 +183,22 @@ def test_a_guests_decks_follow_them_into_the_account_they_sign_up_for(client: Cl
     run.refresh_from_db()
     assert (run.user_id, run.guest_token) == (ann.pk, "")
     assert client.get(f"/counting/{run.pk}/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_answers_at_once_take_effect_once(together: Together) -> None:
+    """The same deck answered twice at the same moment (two tabs, a double click): one
+    answer is kept, the other refused, and the kept one is graded."""
+    owner = Owner.guest("racer")
+    run = services.counting_start(owner=owner, settings=RunSettings("hi-lo", 0, 20, 0))
+    right = counts_after(SYSTEMS["hi-lo"], run.cards.split())[-1]
+
+    def answer(count: Fraction) -> Callable[[], object]:
+        return lambda: services.counting_answer(
+            owner=owner, run_id=run.pk, answer=count, at_checkpoints={}, now=timezone.now()
+        )
+
+    outcomes = together([answer(right), answer(right + 1)])
+    assert sum(isinstance(outcome, Refused) for outcome in outcomes) == 1
+    run.refresh_from_db()
+    assert run.exact is (Fraction(run.answer) == right)
