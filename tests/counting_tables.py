@@ -25,3 +25,18 @@ def store_index_table() -> dict[str, Any]:
         IndexRequest(AMERICAN, HI_LO).key(), zlib.compress(json.dumps(data).encode())
     )
     return data
+
+
+#: The American rules with H17 and late surrender, as a player writes the changes.
+CUSTOM_CHANGES = "dealer_hits_soft_17=true, surrender=late"
+CUSTOM_DATA = DATA.with_name("indices_hi_lo_6d_h17_das_ls_hard_14_16.json")
+
+
+def store_custom_index_table() -> dict[str, Any]:
+    """The Hi-Lo table of the American rules with `CUSTOM_CHANGES` (its hard 14 to 16 rows
+    only: the Fab 4's), stored under the key the player's changes make."""
+    data: dict[str, Any] = json.loads(CUSTOM_DATA.read_text())
+    data.setdefault("playing_efficiency", None)
+    rules = AMERICAN.with_overrides({"dealer_hits_soft_17": "true", "surrender": "late"})
+    current_store().put(IndexRequest(rules, HI_LO).key(), zlib.compress(json.dumps(data).encode()))
+    return data

@@ -603,8 +603,10 @@ class IndexPlayQuestion(CountingAnswer):
     method. What grading and explaining it needs is copied from the table when it is asked,
     so that an answer keeps its meaning when the table is worked out again."""
 
-    #: The rules preset, the system's key and the player's true-count method.
+    #: The rules preset, the player's changes to it ("decks=2, …"), the system's key and
+    #: the player's true-count method.
     rules_name = models.CharField(max_length=60)
+    rules_changes = models.CharField(max_length=200, blank=True)
     system = models.CharField(max_length=20)
     estimate = models.CharField(max_length=8)
     conversion = models.CharField(max_length=8)

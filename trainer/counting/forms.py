@@ -16,6 +16,7 @@ from engine.counting.systems import SYSTEMS, CountingError
 from engine.counting.true_count import Conversion, DeckEstimate
 from engine.rules import PRESETS
 from trainer.counting.services import IndexSettings, RunSettings, TrueCountSettings
+from trainer.shared.rule_changes import RuleChanges, custom_rules_of
 from trainer.shared.rules_words import PRESET_NAMES
 
 #: Cards a second a player may choose, in tenths.
@@ -211,12 +212,18 @@ class IndexStartForm(MethodForm):
     """The index-play drill's rules, balanced counting system and true-count method (a
     GET of the waiting page carries them too)."""
 
-    field_order = ["rules", "system", "estimate", "conversion"]
+    field_order = ["rules", "changes", "system", "estimate", "conversion"]
 
     rules = forms.ChoiceField(
         label=_("Rules"),
         choices=[(name, PRESET_NAMES[name]) for name in PRESETS],
         initial="american",
+    )
+    changes = forms.CharField(
+        label=_("My changes to the rules"),
+        required=False,
+        max_length=200,
+        help_text=_("Optional, such as decks=2, dealer_hits_soft_17=true."),
     )
     system = forms.ChoiceField(
         label=_("Counting system"),
@@ -224,13 +231,30 @@ class IndexStartForm(MethodForm):
         initial="hi-lo",
     )
 
+    def clean(self) -> dict[str, Any]:
+        """The changes, if any, checked against the preset chosen and written in the order
+        of their names (so the same changes are the same settings, however typed)."""
+        cleaned = super().clean() or {}
+        if cleaned.get("changes") and "rules" in cleaned:
+            try:
+                custom_rules_of(cleaned["rules"], cleaned["changes"])
+                parsed = RuleChanges.parse(cleaned["changes"]).changes
+                cleaned["changes"] = RuleChanges(tuple(sorted(parsed))).text
+            except forms.ValidationError as error:
+                self.add_error("changes", error)
+        return cleaned
+
     @classmethod
     def defaults(cls) -> dict[str, str]:
         """Each field's first choice as a form would post it."""
-        return {name: str(field.initial) for name, field in cls.base_fields.items()}
+        return {
+            name: "" if field.initial is None else str(field.initial)
+            for name, field in cls.base_fields.items()
+        }
 
     def index_settings(self) -> IndexSettings:
-        return IndexSettings(self.cleaned_data["rules"], self.cleaned_data["system"], *self.method)
+        data = self.cleaned_data
+        return IndexSettings(data["rules"], data["system"], *self.method, data.get("changes", ""))
 
 
 class BetStartForm(forms.Form):

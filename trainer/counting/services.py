@@ -26,7 +26,6 @@ from engine.counting.indices import IndexEntry
 from engine.counting.risk import BetRamp, parse_ramp
 from engine.counting.systems import system_named
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
-from engine.rules import PRESETS
 from trainer.counting.index_review import due_play
 from trainer.models import (
     BetQuestion,
@@ -36,6 +35,7 @@ from trainer.models import (
     TrueCountQuestion,
 )
 from trainer.shared.owners import Owner
+from trainer.shared.rule_changes import RuleChanges
 from trainer.shared.unit_of_work import NotFound, Refused
 
 #: Deals are drawn with the system's CSPRNG: the next deck cannot be foreseen.
@@ -211,22 +211,25 @@ def expected(question: TrueCountQuestion) -> Fraction:
 
 @dataclass(frozen=True)
 class IndexSettings:
-    """The index-play drill's rules preset, counting system and true-count method."""
+    """The index-play drill's rules (a preset and the player's changes to it, as text),
+    counting system and true-count method."""
 
     rules_name: str
     system: str
     estimate: DeckEstimate
     conversion: Conversion
+    rules_changes: str = ""
 
     def fields(self) -> dict[str, str]:
         """The question columns these settings are kept in."""
-        return {"rules_name": self.rules_name, "system": self.system,
-                "estimate": self.estimate.value, "conversion": self.conversion.value}  # fmt: skip
+        return {"rules_name": self.rules_name, "rules_changes": self.rules_changes,
+                "system": self.system, "estimate": self.estimate.value,
+                "conversion": self.conversion.value}  # fmt: skip
 
     def request(self) -> IndexRequest:
         """The index table these settings are drilled against."""
         return IndexRequest(
-            PRESETS[self.rules_name],
+            RuleChanges.parse(self.rules_changes).applied_to(self.rules_name),
             system_named(self.system),
             TrueCountMethod(self.estimate, self.conversion),
         )

@@ -242,8 +242,9 @@ def index_question(request: HttpRequest, question_id: int) -> HttpResponse:
         "page": IndexPage(question, services.index_right_play(question)),
         "error": error,
         "again": IndexStartForm(initial={
-            "rules": question.rules_name, "system": question.system,
-            "estimate": question.estimate, "conversion": question.conversion,
+            "rules": question.rules_name, "changes": question.rules_changes,
+            "system": question.system, "estimate": question.estimate,
+            "conversion": question.conversion,
         }),
         "figures": selectors.index_figures(owner) if question.answered_at else None,
     }  # fmt: skip

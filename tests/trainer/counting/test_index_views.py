@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from engine.counting.index_table import FAB_4, I18
-from tests.counting_tables import store_index_table
+from tests.counting_tables import CUSTOM_CHANGES, store_custom_index_table, store_index_table
 from trainer.counting.index_review import due_play
 from trainer.counting.services import index_right_play
 from trainer.models import IndexPlayQuestion
@@ -196,3 +196,31 @@ def test_a_chart_for_another_system_has_no_book_column(client: Client, table: An
         "/counting/indices/chart/?rules=american&system=zen&estimate=half&conversion=floor"
     )
     assert page.status_code == 200 and ">Book<" not in page.content.decode()
+
+
+def test_a_players_own_rules_are_drilled_against_their_own_table(client: Client) -> None:
+    """The American rules with H17 and late surrender: the questions are that table's
+    (its surrender indices, which the preset's table has none of), graded by it."""
+    custom = store_custom_index_table()
+    plays = {(e["row"], e["up"], e["play"], e["otherwise"]): e for e in custom["indices"]}
+    choices = CHOICES | {"changes": "surrender=late,dealer_hits_soft_17=true"}
+    for _ in range(8):
+        answer = client.post(START, choices)
+        assert answer.status_code == 302, answer.content.decode()[:300]
+        question = IndexPlayQuestion.objects.get(
+            pk=int(answer["Location"].rstrip("/").split("/")[-1])
+        )
+        assert question.rules_changes == CUSTOM_CHANGES  # written as the trainer writes them
+        chosen = plays[question.row, question.up, question.play, question.otherwise]
+        wrong = question.otherwise if question.true_count >= chosen["index"] else question.play
+        client.post(url(question), {"play": wrong})
+        question.refresh_from_db()
+        assert question.right is False
+        assert question.given_up == pytest.approx(
+            abs(chosen["ev_difference"][str(question.true_count)])
+        )
+
+
+def test_changes_that_are_no_game_are_refused(client: Client) -> None:
+    answer = client.post(START, CHOICES | {"changes": "decks=0"})
+    assert answer.status_code == 400 and not IndexPlayQuestion.objects.exists()
