@@ -1,7 +1,8 @@
 """Counting on the progress page (issue 27): the counting drills' figures week by week,
 so a player sees the count getting faster and surer: decks counted exactly and how fast,
 the decks left and the true count right (and how far off a wrong true count was), index
-plays right and what the wrong ones gave up, bets right by the player's ramp."""
+plays right and what the wrong ones gave up, bets right by the player's ramp; and the
+index plays as a heat map, hand by hand against each up card."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from datetime import date, datetime, timedelta
 from fractions import Fraction
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine.counting.conversion import ShoeSeen
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
 from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
+from trainer.shared.charts import row_title
 from trainer.shared.owners import Owner
+from trainer.shared.shares import share
 
 #: How many weeks back the table goes (the latest first).
 WEEKS = 12
@@ -103,3 +107,61 @@ def counting_weeks(owner: Owner, now: datetime | None = None) -> list[CountingWe
         week.bets += 1
         week.bets_right += bool(bet.right)
     return [weeks[monday] for monday in sorted(weeks, reverse=True)]
+
+
+#: The up cards as the heat map's columns.
+UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
+_KINDS = {"insurance": 0, "hard": 1, "soft": 2, "pair": 3}
+
+
+@dataclass(frozen=True)
+class IndexCell:
+    """The player's answers to the index plays of one hand against one up card."""
+
+    up: str
+    answered: int
+    right: int
+
+    @property
+    def share(self) -> str:
+        return share(self.right, self.answered)
+
+    @property
+    def level(self) -> str:
+        """How well the plays are known, for the cell's colour (as the chart's heat map)."""
+        accuracy = self.right / self.answered
+        return "good" if accuracy >= 0.9 else "fair" if accuracy >= 0.6 else "poor"
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    """A hand of the index-play heat map: its title, and a cell per up card (None where
+    the player has not met an index play)."""
+
+    title: str
+    cells: tuple[IndexCell | None, ...]
+
+
+def index_heat_rows(owner: Owner) -> list[IndexRow]:
+    """The index plays the owner has answered, hand by hand against each up card, in
+    chart order (insurance, hard, soft, pairs; the highest total first)."""
+    tallies: dict[str, dict[str, list[int]]] = {}
+    answers = IndexPlayQuestion.objects.filter(**owner.filter(), answered_at__isnull=False)
+    for row, up, right in answers.values_list("row", "up", "right"):
+        tally = tallies.setdefault(row, {}).setdefault(up, [0, 0])
+        tally[0] += 1
+        tally[1] += bool(right)
+
+    def order(row: str) -> tuple[int, int]:
+        kind, _, total = row.partition(" ")
+        return _KINDS[kind], -(11 if total == "A" else int(total or 0))
+
+    return [
+        IndexRow(
+            title=str(_("Insurance")) if row == "insurance" else row_title(row),
+            cells=tuple(
+                IndexCell(up, *tallies[row][up]) if up in tallies[row] else None for up in UP_CARDS
+            ),
+        )
+        for row in sorted(tallies, key=order)
+    ]

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 
 from trainer.progress import selectors
 from trainer.progress.bet_lines import bet_lines
-from trainer.progress.counting import counting_weeks
+from trainer.progress.counting import UP_CARDS, counting_weeks, index_heat_rows
 from trainer.progress.export import csv_lines
 from trainer.progress.pages import Progress
 from trainer.shared.htmx import HtmxHttpRequest
@@ -25,7 +25,12 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
     if period not in selectors.PERIODS:
         period = "day"
     answers = selectors.progress_answers(owner, period, rules_name=request.GET.get("rules"))
-    context = {"progress": Progress.of(answers), "counting": counting_weeks(owner)}
+    context = {
+        "progress": Progress.of(answers),
+        "counting": counting_weeks(owner),
+        "index_rows": index_heat_rows(owner),
+        "index_ups": UP_CARDS,
+    }
     return render(request, "trainer/progress/progress.html", context)
 
 

@@ -128,8 +128,9 @@ def test_the_progress_page_reads_in_a_few_queries(
     for day in range(30):
         answered(ann, "hard 16", "10", right=day % 3 != 0, days_ago=day)
     # The session and the user, then the answers by period, by cell, the latest ones and
-    # the response times; then the four counting drills' answers of the last weeks.
-    with django_assert_max_num_queries(10):
+    # the response times; then the four counting drills' answers of the last weeks, and
+    # the index plays' heat map.
+    with django_assert_max_num_queries(11):
         client.get(URL)
 
 

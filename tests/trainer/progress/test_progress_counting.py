@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
-from trainer.progress.counting import counting_weeks
+from trainer.progress.counting import UP_CARDS, counting_weeks, index_heat_rows
 from trainer.shared.owners import GUEST_KEY, Owner
 
 pytestmark = pytest.mark.django_db
@@ -59,8 +59,13 @@ def test_each_drill_counts_in_the_week_it_was_answered(client: Client) -> None:
     assert (this_week.index_plays, this_week.index_right) == (1, 0)
     assert this_week.given_up == pytest.approx(0.004)
     assert (this_week.bets, this_week.bets_right) == (1, 1)
+    [sixteen] = index_heat_rows(owner)
+    assert sixteen.title == "Hard 16"
+    cells = dict(zip(UP_CARDS, sixteen.cells, strict=True))
+    assert cells["10"] is not None and (cells["10"].answered, cells["10"].right) == (1, 0)
+    assert cells["10"].level == "poor" and all(cells[up] is None for up in UP_CARDS[:-2])
     page = client.get("/progress/").content.decode()
-    assert 'data-testid="counting-weeks"' in page
+    assert 'data-testid="counting-weeks"' in page and 'data-testid="index-heat-map"' in page
 
 
 def test_a_player_who_has_not_counted_is_pointed_to_the_drill(client: Client) -> None:
