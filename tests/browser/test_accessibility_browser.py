@@ -25,6 +25,7 @@ from engine.rules import EUROPEAN
 from engine.shoe import Shoe
 from engine.strategy import store, strategy_for
 from tests.browser.conftest import SIZES, sit_down
+from tests.counting_tables import store_index_table
 from trainer.live.services import open_table
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
@@ -83,6 +84,18 @@ def rules_lab(page: Page, url: str) -> None:
     expect(page.get_by_test_id("lab-drill")).to_be_visible()
 
 
+def progress_with_counting(page: Page, url: str) -> None:
+    """Progress after an index play and a counted deck: the counting table and the index
+    plays' heat map drawn."""
+    store_index_table()
+    page.goto(f"{url}/counting/indices/")
+    page.locator("form.counting-start button[type=submit]").click()
+    page.locator(".index-choices button").first.click()
+    expect(page.get_by_test_id("index-result")).to_be_visible()
+    page.goto(f"{url}/progress/")
+    expect(page.get_by_test_id("index-heat-map")).to_be_visible()
+
+
 def visit(path: str) -> Callable[[Page, str], None]:
     def go(page: Page, url: str) -> None:
         page.goto(f"{url}{path}")
@@ -105,6 +118,7 @@ STATES: dict[str, Callable[[Page, str], None]] = {
     "live-lobby": visit("/tables/"),
     "live-table": live_table,
     "bets": bets_page,
+    "progress-counting": progress_with_counting,
     "counting": visit("/counting/"),
     "true-count": visit("/counting/true-count/"),
     "index-plays": visit("/counting/indices/"),
