@@ -29,6 +29,8 @@ HI_LO = {
     **dict.fromkeys(("Ten", "Jack", "Queen", "King", "Ace", "10", "J", "Q", "K", "A"), -1),
 }
 DECK_CARDS = ".counting__deck .card[aria-label]"
+#: The cards after which the page asks for the count, in its order.
+CHECKPOINTS = "items => items.map(item => Number(item.dataset.checkpoint))"
 RUN_URL = re.compile(r"/counting/(\d+)/$")
 #: The answer's field, the same in every language.
 ANSWER = "input[name=answer]"
@@ -92,6 +94,32 @@ def no_overflow(page: Page) -> None:
     assert all(left >= 0 and right <= width for left, right in edges), edges
 
 
+def small_targets(page: Page, where: str) -> list[str]:
+    """The fields and buttons shown in ``where`` that are under 24 px either way (WCAG 2.5.8)."""
+    found: list[str] = page.locator(where).evaluate_all(
+        """items => items.flatMap(item => [...item.querySelectorAll("select, input, button")])
+             .filter(target => target.offsetParent !== null)
+             .map(target => [target.name || target.textContent, target.getBoundingClientRect()])
+             .filter(([_, box]) => box.width < 24 || box.height < 24)
+             .map(([name, box]) => `${name}: ${box.width}x${box.height}`)"""
+    )
+    return found
+
+
+#: The cards whose centre pip, as drawn, covers part of their corner's rank and suit.
+COVERED = """cards => cards.filter(card => {
+  const glyphs = (part) => {
+    const range = document.createRange();
+    range.selectNodeContents(part);
+    return range.getBoundingClientRect();
+  };
+  const pip = card.querySelector(".card__pip");
+  if (!pip || pip.getClientRects().length === 0) return false;
+  const a = glyphs(card.querySelector(".card__corner")), b = glyphs(pip);
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}).map(card => card.ariaLabel)"""
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_guest_counts_a_laid_out_deck_exactly(live_server: LiveServer, screen: Screen) -> None:
@@ -106,6 +134,7 @@ def test_a_guest_counts_a_laid_out_deck_exactly(live_server: LiveServer, screen:
     assert 44 <= len(counts) <= 51  # a deck less one to eight cards held back
     expect(page.get_by_text(f"Hi-Lo, {len(counts)} cards")).to_be_visible()
     no_overflow(page)
+    assert page.locator(DECK_CARDS).evaluate_all(COVERED) == []
     screen.shot("counting-deck")
 
     page.get_by_label("The running count at the end").fill(str(counts[-1]))
@@ -150,6 +179,9 @@ def test_a_deck_dealt_three_at_a_time_is_counted_by_keyboard_and_the_slip_found(
 ) -> None:
     page = screen.page
     page.goto(f"{live_server.url}/counting/")
+    assert small_targets(page, "form.counting-start") == []
+    assert fits_the_width(page)
+    screen.shot("counting-start")
     # By keyboard alone: into the form, a choice per field, Tab on, Enter to deal.
     page.get_by_label("Counting system").focus()
     page.keyboard.press("Tab")
@@ -165,6 +197,7 @@ def test_a_deck_dealt_three_at_a_time_is_counted_by_keyboard_and_the_slip_found(
     expect(page.get_by_role("button", name="Deal a deck")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page).to_have_url(RUN_URL)
+    page.wait_for_load_state("domcontentloaded")
     run = CountingRun.objects.get()
     assert (run.group, run.pace_tenths, run.checkpoint_every) == (3, 40, 10)
     page.evaluate(WATCH_STAGE)  # before the first cards, dealt 1.5 s after the page
@@ -178,9 +211,19 @@ def test_a_deck_dealt_three_at_a_time_is_counted_by_keyboard_and_the_slip_found(
     expect(page.get_by_label("The running count at the end")).to_be_hidden()
     expect(stage.locator(".card")).to_have_count(3)
     assert fits_the_width(page)
+    # The three cards side by side on the stage, inside the window, at least 80 px wide.
+    boxes = stage.locator(".card").evaluate_all(
+        "cards => cards.map(c => c.getBoundingClientRect().toJSON())"
+    )
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert len({round(box["top"]) for box in boxes}) == 1, boxes
+    assert all(box["left"] >= 0 and box["right"] <= width for box in boxes), boxes
+    assert all(box["width"] >= 80 for box in boxes), boxes
+    assert stage.locator(".card").evaluate_all(COVERED) == []
     screen.shot("counting-stage")
 
-    asked = [10, 20, 30, 40]  # a deck has 44 cards at least
+    asked = list(range(10, len(counts), 10))  # none after the last card: the end asks
+    assert page.locator("[data-checkpoint]").evaluate_all(CHECKPOINTS) == asked
     for card in asked:
         field = page.get_by_label(f"The running count after card {card}")
         expect(field).to_be_focused(timeout=15_000)
@@ -188,6 +231,7 @@ def test_a_deck_dealt_three_at_a_time_is_counted_by_keyboard_and_the_slip_found(
         expect(stage.locator(".card")).to_have_count(0)
         expect(page.get_by_role("button", name="Go on")).to_be_visible()
         if card == 20:
+            assert small_targets(page, "[data-counting-ask]") == []
             assert fits_the_width(page)
             screen.shot("counting-checkpoint")
         # The count after card 20 given one too high: the slip is among cards 11 to 20.
@@ -214,10 +258,9 @@ def test_a_deck_dealt_three_at_a_time_is_counted_by_keyboard_and_the_slip_found(
     )
     checkpoints = result.locator(".counting-result__checkpoints li")
     expect(checkpoints).to_have_text([
-        f"After card 10: {said(counts[9])}, right.",
-        f"After card 20: {said(counts[19] + 1)}, where it was {said(counts[19])}.",
-        f"After card 30: {said(counts[29])}, right.",
-        f"After card 40: {said(counts[39])}, right.",
+        f"After card {card}: {said(counts[card - 1])}, right." if card != 20 else
+        f"After card 20: {said(counts[19] + 1)}, where it was {said(counts[19])}."
+        for card in asked
     ])  # fmt: skip
     expect(page.get_by_test_id("first-wrong")).to_have_text(
         "Your count first went wrong between card 11 and card 20"
@@ -227,6 +270,7 @@ def test_a_deck_dealt_three_at_a_time_is_counted_by_keyboard_and_the_slip_found(
     expect(rows).to_have_count(10)
     stretch = rows.locator(".card").evaluate_all("cards => cards.map(c => c.ariaLabel)")
     assert stretch == names[10:20]
+    assert rows.locator(".card").evaluate_all(COVERED) == []  # each rank readable
     after = rows.locator("td:last-child").all_inner_texts()
     assert after == [said(count) for count in counts[10:20]]
     assert fits_the_width(page)
@@ -306,7 +350,7 @@ def test_every_state_of_the_drill_breaks_no_wcag_a_or_aa_rule(
     ask = page.locator("[data-counting-ask] input[name=checkpoint_10]")
     expect(ask).to_be_focused()
     scanned(page, "checkpoint", found, language)
-    for card in (10, 20, 30, 40):
+    for card in page.locator("[data-checkpoint]").evaluate_all(CHECKPOINTS):
         field = page.locator(f"[data-counting-ask] input[name=checkpoint_{card}]")
         expect(field).to_be_focused(timeout=15_000)
         field.press("Enter")
