@@ -106,16 +106,16 @@ def small_targets(page: Page, where: str) -> list[str]:
     return found
 
 
-#: The cards whose centre pip, as drawn, covers part of their corner's rank and suit.
+#: The cards whose centre pip, as drawn, covers part of the rank in their corner.
 COVERED = """cards => cards.filter(card => {
-  const glyphs = (part) => {
+  const glyphs = (text) => {
     const range = document.createRange();
-    range.selectNodeContents(part);
+    range.selectNodeContents(text);
     return range.getBoundingClientRect();
   };
   const pip = card.querySelector(".card__pip");
   if (!pip || pip.getClientRects().length === 0) return false;
-  const a = glyphs(card.querySelector(".card__corner")), b = glyphs(pip);
+  const a = glyphs(card.querySelector(".card__corner").firstChild), b = glyphs(pip);
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }).map(card => card.ariaLabel)"""
 
