@@ -48,6 +48,7 @@
   };
 
   const deal = () => {
+    if (next === 0) status.textContent = form.dataset.dealing;
     if (next >= items.length) {
       finish();
       return;
