@@ -9,6 +9,7 @@ visit's GET writes nothing; dealing a deck is the visitor's first write.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -33,12 +34,56 @@ from trainer.counting.forms import (
 from trainer.counting.index_pages import IndexPage, chart_lines
 from trainer.counting.pages import DECK_SECONDS, DECK_STREAK, TAG_SECONDS, RunPage
 from trainer.counting.true_count_pages import ANSWER_SECONDS, BetPage, QuestionPage
-from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
+from trainer.models import (
+    BetQuestion,
+    CountingAnswer,
+    CountingRun,
+    IndexPlayQuestion,
+    TrueCountQuestion,
+)
 from trainer.shared import analyses
-from trainer.shared.owners import owner_known, owner_of
+from trainer.shared.owners import Owner, owner_known, owner_of
 from trainer.shared.unit_of_work import NotFound, Refused
 
 STANDARDS = {"deck_seconds": DECK_SECONDS, "deck_streak": DECK_STREAK, "tag_seconds": TAG_SECONDS}
+
+
+def _asked[Answer: CountingAnswer](
+    request: HttpRequest, model: type[Answer], pk: int
+) -> tuple[Owner, Answer]:
+    """The visitor's question ``pk``, noted as shown now; a 404 for anyone else's (and for
+    a visitor who has none)."""
+    owner = owner_known(request)
+    if owner is None:
+        raise Http404
+    try:
+        return owner, services.shown(model, owner=owner, pk=pk, now=timezone.now())
+    except NotFound as missing:
+        raise Http404(str(missing)) from missing
+
+
+def _refusal(answer: Callable[[], object]) -> str | None:
+    """Carry out ``answer``: None once done, or the words of its refusal."""
+    try:
+        answer()
+    except Refused as refused:
+        return str(refused)
+    return None
+
+
+def _following(
+    request: HttpRequest, follow: Callable[..., CountingAnswer], pk: int, page: str
+) -> HttpResponse:
+    """The question ``follow`` deals after the visitor's answered question ``pk``, shown
+    at ``page``; a 404 for anyone else's, or for one not answered yet."""
+    owner = owner_known(request)
+    if owner is None:
+        raise Http404
+    try:
+        question = follow(owner=owner, question_id=pk)
+    except NotFound as missing:
+        raise Http404(str(missing)) from missing
+    return redirect(page, question_id=question.pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -62,29 +107,16 @@ def counting(request: HttpRequest) -> HttpResponse:
 def counting_run(request: HttpRequest, run_id: int) -> HttpResponse:
     """A deck to count (its cards, and the form for the count), or once counted, the
     grade; a POST is the player's count."""
-    owner = owner_known(request)
-    now = timezone.now()
-    if owner is None:
-        raise Http404
-    try:
-        run = services.shown(CountingRun, owner=owner, pk=run_id, now=now)
-    except NotFound as missing:
-        raise Http404(str(missing)) from missing
+    owner, run = _asked(request, CountingRun, run_id)
     page = RunPage.of(run)
     form = CountForm(request.POST or None, checkpoints=page.checkpoints)
     error = None
     if request.method == "POST" and form.is_valid():
-        try:
-            services.counting_answer(
-                owner=owner,
-                run_id=run.pk,
-                answer=form.cleaned_data["answer"],
-                at_checkpoints=form.counts_at_checkpoints(),
-                now=now,
-            )
-        except Refused as refused:
-            error = str(refused)
-        else:
+        error = _refusal(lambda: services.counting_answer(
+            owner=owner, run_id=run.pk, answer=form.cleaned_data["answer"],
+            at_checkpoints=form.counts_at_checkpoints(), now=timezone.now(),
+        ))  # fmt: skip
+        if error is None:
             return redirect("trainer:counting-run", run_id=run.pk)
     context = {
         "page": page,
@@ -127,24 +159,15 @@ def true_count(request: HttpRequest) -> HttpResponse:
 def true_count_question(request: HttpRequest, question_id: int) -> HttpResponse:
     """A question (the discard tray, or a running count to convert), or once answered,
     its grade; a POST is the answer."""
-    owner = owner_known(request)
-    now = timezone.now()
-    if owner is None:
-        raise Http404
-    try:
-        question = services.shown(TrueCountQuestion, owner=owner, pk=question_id, now=now)
-    except NotFound as missing:
-        raise Http404(str(missing)) from missing
+    owner, question = _asked(request, TrueCountQuestion, question_id)
     form = TrueCountAnswerForm(request.POST or None, kind=question.kind)
     error = None
     if request.method == "POST" and form.is_valid():
-        try:
-            services.true_count_answer(
-                owner=owner, question_id=question.pk, answer=form.cleaned_data["answer"], now=now
-            )
-        except Refused as refused:
-            error = str(refused)
-        else:
+        error = _refusal(lambda: services.true_count_answer(
+            owner=owner, question_id=question.pk, answer=form.cleaned_data["answer"],
+            now=timezone.now(),
+        ))  # fmt: skip
+        if error is None:
             return redirect("trainer:true-count-question", question_id=question.pk)
     page = QuestionPage.of(question, services.expected(question))
     context = {
@@ -162,14 +185,7 @@ def true_count_question(request: HttpRequest, question_id: int) -> HttpResponse:
 @require_POST
 def true_count_next(request: HttpRequest, question_id: int) -> HttpResponse:
     """The next question after an answered one."""
-    owner = owner_known(request)
-    if owner is None:
-        raise Http404
-    try:
-        question = services.true_count_next(owner=owner, question_id=question_id)
-    except NotFound as missing:
-        raise Http404(str(missing)) from missing
-    return redirect("trainer:true-count-question", question_id=question.pk)
+    return _following(request, services.true_count_next, question_id, "trainer:true-count-question")
 
 
 @require_http_methods(["GET", "POST"])
@@ -220,23 +236,14 @@ def _index_start_page(
 @require_http_methods(["GET", "POST"])
 def index_question(request: HttpRequest, question_id: int) -> HttpResponse:
     """An index play to make at a true count, or once made, its grade; a POST is the play."""
-    owner = owner_known(request)
-    now = timezone.now()
-    if owner is None:
-        raise Http404
-    try:
-        question = services.shown(IndexPlayQuestion, owner=owner, pk=question_id, now=now)
-    except NotFound as missing:
-        raise Http404(str(missing)) from missing
+    owner, question = _asked(request, IndexPlayQuestion, question_id)
     error = None
     if request.method == "POST":
-        try:
-            services.index_answer(
-                owner=owner, question_id=question.pk, answer=request.POST.get("play", ""), now=now
-            )
-        except Refused as refused:
-            error = str(refused)
-        else:
+        error = _refusal(lambda: services.index_answer(
+            owner=owner, question_id=question.pk, answer=request.POST.get("play", ""),
+            now=timezone.now(),
+        ))  # fmt: skip
+        if error is None:
             return redirect("trainer:index-question", question_id=question.pk)
     context = {
         "page": IndexPage(question, services.index_right_play(question)),
@@ -288,24 +295,15 @@ def betting(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def bet_question(request: HttpRequest, question_id: int) -> HttpResponse:
     """A true count to bet at, or once bet, the grade; a POST is the bet."""
-    owner = owner_known(request)
-    now = timezone.now()
-    if owner is None:
-        raise Http404
-    try:
-        question = services.shown(BetQuestion, owner=owner, pk=question_id, now=now)
-    except NotFound as missing:
-        raise Http404(str(missing)) from missing
+    owner, question = _asked(request, BetQuestion, question_id)
     form = BetAnswerForm(request.POST or None)
     error = None
     if request.method == "POST" and form.is_valid():
-        try:
-            services.bet_answer(
-                owner=owner, question_id=question.pk, answer=form.cleaned_data["answer"], now=now
-            )
-        except Refused as refused:
-            error = str(refused)
-        else:
+        error = _refusal(lambda: services.bet_answer(
+            owner=owner, question_id=question.pk, answer=form.cleaned_data["answer"],
+            now=timezone.now(),
+        ))  # fmt: skip
+        if error is None:
             return redirect("trainer:bet-question", question_id=question.pk)
     context = {
         "page": BetPage(question, services.ramp_of(question)),
@@ -320,11 +318,4 @@ def bet_question(request: HttpRequest, question_id: int) -> HttpResponse:
 @require_POST
 def bet_next(request: HttpRequest, question_id: int) -> HttpResponse:
     """The next count to bet at, by the same ramp."""
-    owner = owner_known(request)
-    if owner is None:
-        raise Http404
-    try:
-        question = services.bet_next(owner=owner, question_id=question_id)
-    except NotFound as missing:
-        raise Http404(str(missing)) from missing
-    return redirect("trainer:bet-question", question_id=question.pk)
+    return _following(request, services.bet_next, question_id, "trainer:bet-question")
