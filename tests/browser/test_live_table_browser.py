@@ -70,6 +70,7 @@ def test_a_bettor_behind_follows_a_split_of_an_account_on_two_seats(
     bet_behind(bobs, 1, 10)
     expect(anns.get_by_test_id("seat-1")).to_contain_text("Behind: bob, 10")
     bet(anns, 1, 20)
+    expect(anns.get_by_test_id("balance")).to_contain_text("500 (20 in bets placed)")
     # The second seat is taken with the first one's bet: that amount alone is offered.
     second = anns.get_by_role("group", name="Your bet on seat 2")
     expect(second.get_by_role("button")).to_have_count(1)
@@ -97,8 +98,9 @@ def test_a_bettor_behind_follows_a_split_of_an_account_on_two_seats(
         expect(page.get_by_test_id("seat-1").locator(".result")).to_have_text([WON_20, WON_20])
         expect(page.get_by_test_id("seat-2").locator(".result")).to_have_text([WON_20])
         expect(page.get_by_test_id("dealer-total")).to_have_text("· 17")
-    expect(anns.get_by_test_id("balance")).to_contain_text("560 (0 in bets placed)")
-    expect(bobs.get_by_test_id("balance")).to_contain_text("520 (0 in bets placed)")
+    # Once dealt, the bets are on the hands: no "0 in bets placed" that says none were.
+    expect(anns.get_by_test_id("balance")).to_have_text("Your chips at this table: 560")
+    expect(bobs.get_by_test_id("balance")).to_have_text("Your chips at this table: 520")
     SCREENSHOTS.mkdir(exist_ok=True)
     anns.screenshot(path=SCREENSHOTS / f"live-split-ann-{size}.png", full_page=True)
     bobs.screenshot(path=SCREENSHOTS / f"live-split-bob-{size}.png", full_page=True)
