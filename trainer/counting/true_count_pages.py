@@ -16,8 +16,10 @@ from trainer.models import BetQuestion, TrueCountQuestion
 
 #: The goal an answer's time is shown beside (COUNTING.md, "Pass standards").
 ANSWER_SECONDS = 2
-#: The tray's drawing: its height for one deck, and its width, in SVG units.
-DECK_HEIGHT = 18
+#: The tray's drawing, in SVG units: the height that holds the whole shoe, whatever its
+#: decks (so a quarter deck of a one-deck shoe is 36 high, of eight decks 4.5), its width,
+#: and the margin its edge is drawn in.
+TRAY_HEIGHT = 144
 TRAY_WIDTH = 90
 MARGIN = 2
 
@@ -38,7 +40,8 @@ def decks_text(decks: Fraction) -> str:
 @dataclass(frozen=True)
 class Tray:
     """The discard tray as drawn: a tray that holds the whole shoe, and the stack of the
-    cards dealt, both to scale (no marks: a player judges by eye, as at a table)."""
+    cards dealt, to scale (no marks: a player judges by eye, as at a table). The tray is
+    as tall for one deck as for eight, so that a small shoe's quarter deck can be seen."""
 
     decks: int
     dealt: int
@@ -46,7 +49,7 @@ class Tray:
     @property
     def height(self) -> int:
         """The drawing's height: the tray's, and a margin for its edge."""
-        return self.decks * DECK_HEIGHT + 2 * MARGIN
+        return TRAY_HEIGHT + 2 * MARGIN
 
     @property
     def width(self) -> int:
@@ -60,11 +63,15 @@ class Tray:
 
     @property
     def stack_height(self) -> str:
-        return f"{self.dealt / CARDS_PER_DECK * DECK_HEIGHT:.1f}"
+        return f"{self._stack:.1f}"
 
     @property
     def stack_y(self) -> str:
-        return f"{self.height - MARGIN - self.dealt / CARDS_PER_DECK * DECK_HEIGHT:.1f}"
+        return f"{self.height - MARGIN - self._stack:.1f}"
+
+    @property
+    def _stack(self) -> float:
+        return self.dealt / (self.decks * CARDS_PER_DECK) * TRAY_HEIGHT
 
     @property
     def stack_x(self) -> int:

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.test import Client
 
+from trainer.counting.true_count_pages import Tray
 from trainer.models import TrueCountQuestion
 from trainer.shared.bidi import LRI, PDI
 
@@ -192,3 +193,15 @@ def test_the_decks_are_said_in_the_singular_or_the_plural(
     convert_at = client.post(f"{url(question)}next/")["Location"]
     page = plain(client.get(convert_at).content.decode())
     assert shoe_words in page and left_words in page
+
+
+@pytest.mark.parametrize(("decks", "dealt"), [(1, 13), (2, 26), (8, 104)])
+def test_the_tray_holds_any_shoe_at_one_height_so_a_small_shoes_cards_show(
+    decks: int, dealt: int
+) -> None:
+    """A quarter of any shoe is a quarter of the tray: a one-deck shoe's quarter deck is as
+    tall as eight decks' two."""
+    tray = Tray(decks, dealt)
+    inside = tray.height - 4  # the edge's margin at each end
+    assert float(tray.stack_height) == pytest.approx(inside / 4)
+    assert float(tray.stack_y) + float(tray.stack_height) == pytest.approx(tray.height - 2)
