@@ -35,6 +35,7 @@ __all__ = [
     "INDEX_TABLES",
     "IndexPlay",
     "book_index",
+    "chart_order",
     "index_table_named",
     "parse_index_table",
 ]
@@ -200,3 +201,17 @@ def book_index(row: str, up: str, play: str) -> int | None:
         if (entry.row, entry.up, str(entry.play)) == (row, up, play):
             return entry.index
     return None
+
+
+def chart_order(row: str) -> tuple[int, int]:
+    """Where an index play's row stands in a chart of them: insurance first, then the hard,
+    soft and pair rows in the chart's groups (`ROWS`), the highest total first.
+
+    >>> sorted(["pair 8", "hard 12", "insurance", "hard 16", "soft 18"], key=chart_order)
+    ['insurance', 'hard 16', 'hard 12', 'soft 18', 'pair 8']
+    """
+    if row == INSURANCE_ROW:
+        return 0, 0
+    kind = row.partition(" ")[0]
+    group = [name for name in ROWS if name.startswith(kind)]
+    return 1 + ("hard", "soft", "pair").index(kind), -group.index(row)

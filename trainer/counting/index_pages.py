@@ -12,8 +12,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import Card
-from engine.counting.index_table import book_index
-from engine.counting.indices import IndexEntry, IndexTable
+from engine.chart_vocabulary import UP_CARDS
+from engine.counting.index_table import book_index, chart_order
+from engine.counting.indices import IndexTable
 from trainer.counting.pages import count_text
 from trainer.models import IndexPlayQuestion
 from trainer.shared.cards import CardFace
@@ -129,21 +130,11 @@ class ChartLine:
         return self.book is not None and self.book != self.index
 
 
-_KINDS = {"insurance": 0, "hard": 1, "soft": 2, "pair": 3}
-_UPS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
-
-
 def chart_lines(table: IndexTable, with_book: bool) -> list[ChartLine]:
     """The table's index plays in chart order (insurance, hard, soft, pairs; the highest
     total first, the up cards in order), beside the book's index where ``with_book``."""
-
-    def order(entry: IndexEntry) -> tuple[int, int, int]:
-        kind, _, total = entry.row.partition(" ")
-        value = 11 if total == "A" else int(total or 0)
-        return _KINDS[kind], -value, _UPS.index(entry.up)
-
     lines = []
-    for entry in sorted(table.entries, key=order):
+    for entry in sorted(table.entries, key=lambda e: (chart_order(e.row), UP_CARDS.index(e.up))):
         book = book_index(entry.row, entry.up, entry.play) if with_book else None
         hand = str(_("Insurance")) if entry.row == "insurance" else row_title(entry.row)
         lines.append(

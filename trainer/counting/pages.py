@@ -59,6 +59,8 @@ class RunPage:
     checkpoints: tuple[int, ...]
     grade: CountGrade | None
     seconds: float | None
+    #: The running count after each card.
+    counts: list[Fraction]
 
     @classmethod
     def of(cls, run: CountingRun) -> RunPage:
@@ -72,7 +74,8 @@ class RunPage:
         seconds = None
         if run.answered_at and run.shown_at:
             seconds = (run.answered_at - run.shown_at) / timedelta(seconds=1)
-        return cls(run, system, _groups(cards, run.group or 1, asked), asked, grade, seconds)
+        groups = _groups(cards, run.group or 1, asked)
+        return cls(run, system, groups, asked, grade, seconds, counts_after(system, cards))
 
     @property
     def cards(self) -> int:
@@ -119,9 +122,8 @@ class RunPage:
     @property
     def checkpoint_answers(self) -> list[tuple[int, str, str]]:
         """Each checkpoint answered: the card, the count given, the true count there."""
-        truth = counts_after(self.system, self.run.cards.split())
         return [
-            (int(card), count_text(Fraction(count)), count_text(truth[int(card) - 1]))
+            (int(card), count_text(Fraction(count)), count_text(self.counts[int(card) - 1]))
             for card, count in sorted(self.run.checkpoint_answers.items(), key=lambda i: int(i[0]))
         ]
 
@@ -132,10 +134,9 @@ class RunPage:
             return []
         first, last = self.grade.first_wrong
         cards = self.run.cards.split()
-        counts = counts_after(self.system, cards)
         return [
             Seen(CardFace.of(Card.parse(cards[n - 1])), n,
-                 count_text(self.system.tag(cards[n - 1])), count_text(counts[n - 1]))
+                 count_text(self.system.tag(cards[n - 1])), count_text(self.counts[n - 1]))
             for n in range(first, last + 1)
         ]  # fmt: skip
 

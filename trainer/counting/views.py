@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from engine.counting.index_store import IndexTablePending
 from trainer.counting import selectors, services
 from trainer.counting.forms import (
     CONVERSION_LABELS,
@@ -198,10 +199,13 @@ def index_drill(request: HttpRequest) -> HttpResponse:
         form = IndexStartForm(request.POST)
         if form.is_valid():
             chosen = form.index_settings()
-            if analyses.indices_ready(chosen.request()):
+            try:
                 question = services.index_start(
                     owner=owner_of(request), settings=chosen, now=timezone.now()
                 )
+            except IndexTablePending:
+                pass  # worked out in the background, below
+            else:
                 return redirect("trainer:index-question", question_id=question.pk)
             analysis = analyses.indices_start(
                 request=chosen.request(), visitor=analyses.visitor_of(request)

@@ -14,7 +14,9 @@ from fractions import Fraction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from engine.chart_vocabulary import UP_CARDS
 from engine.counting.conversion import ShoeSeen
+from engine.counting.index_table import chart_order
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod
 from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.charts import row_title
@@ -109,11 +111,6 @@ def counting_weeks(owner: Owner, now: datetime | None = None) -> list[CountingWe
     return [weeks[monday] for monday in sorted(weeks, reverse=True)]
 
 
-#: The up cards as the heat map's columns.
-UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
-_KINDS = {"insurance": 0, "hard": 1, "soft": 2, "pair": 3}
-
-
 @dataclass(frozen=True)
 class IndexCell:
     """The player's answers to the index plays of one hand against one up card."""
@@ -152,10 +149,6 @@ def index_heat_rows(owner: Owner) -> list[IndexRow]:
         tally[0] += 1
         tally[1] += bool(right)
 
-    def order(row: str) -> tuple[int, int]:
-        kind, _, total = row.partition(" ")
-        return _KINDS[kind], -(11 if total == "A" else int(total or 0))
-
     return [
         IndexRow(
             title=str(_("Insurance")) if row == "insurance" else row_title(row),
@@ -163,5 +156,5 @@ def index_heat_rows(owner: Owner) -> list[IndexRow]:
                 IndexCell(up, *tallies[row][up]) if up in tallies[row] else None for up in UP_CARDS
             ),
         )
-        for row in sorted(tallies, key=order)
+        for row in sorted(tallies, key=chart_order)
     ]

@@ -7,9 +7,10 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from engine.chart_vocabulary import UP_CARDS
 from trainer.progress import selectors
 from trainer.progress.bet_lines import bet_lines
-from trainer.progress.counting import UP_CARDS, counting_weeks, index_heat_rows
+from trainer.progress.counting import counting_weeks, index_heat_rows
 from trainer.progress.export import csv_lines
 from trainer.progress.pages import Progress
 from trainer.shared.htmx import HtmxHttpRequest

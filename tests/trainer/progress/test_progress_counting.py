@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from engine.chart_vocabulary import UP_CARDS
 from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
-from trainer.progress.counting import UP_CARDS, counting_weeks, index_heat_rows
+from trainer.progress.counting import counting_weeks, index_heat_rows
 from trainer.shared.owners import GUEST_KEY, Owner
 
 pytestmark = pytest.mark.django_db
