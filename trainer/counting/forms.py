@@ -257,6 +257,12 @@ class IndexStartForm(MethodForm):
         return IndexSettings(data["rules"], data["system"], *self.method, data.get("changes", ""))
 
 
+#: The true counts a ramp may name (a shoe's true count stays well within them), and the
+#: most units it may bet at one.
+RAMP_COUNTS = (-10, 20)
+RAMP_MOST = 1000
+
+
 class BetStartForm(forms.Form):
     """The player's own bet ramp: COUNT:BET pairs in units, and the bet below it."""
 
@@ -269,16 +275,20 @@ class BetStartForm(forms.Form):
         ),
     )
     below = forms.IntegerField(
-        label=_("My bet below the ramp, in units"), min_value=1, max_value=1000, initial=1
+        label=_("My bet below the ramp, in units"), min_value=1, max_value=RAMP_MOST, initial=1
     )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         if "ramp" in cleaned and "below" in cleaned:
             try:
-                cleaned["bet_ramp"] = parse_ramp(cleaned["ramp"], cleaned["below"])
-                if not cleaned["bet_ramp"].bets:
-                    raise CountingError("a ramp with no count")
+                ramp = parse_ramp(cleaned["ramp"], cleaned["below"])
+                if not ramp.bets or not all(
+                    RAMP_COUNTS[0] <= count <= RAMP_COUNTS[1] and bet <= RAMP_MOST
+                    for count, bet in ramp.bets.items()
+                ):
+                    raise CountingError("a ramp with no count, or beyond a table's")
+                cleaned["bet_ramp"] = ramp
             except CountingError:
                 self.add_error(
                     "ramp",

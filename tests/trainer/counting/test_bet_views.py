@@ -79,3 +79,13 @@ def test_another_players_question_is_not_found_and_a_first_visit_writes_nothing(
     assert stranger.get(url(question)).status_code == 404
     assert stranger.post(url(question), {"answer": "1"}).status_code == 404
     assert stranger.post(f"{url(question)}next/").status_code == 404
+
+
+@pytest.mark.parametrize("ramp", ["1:99999999999999999999999", "-99999:1, 99999:2", "1:1001"])
+def test_a_ramp_beyond_any_table_is_refused_before_it_reaches_the_database(
+    client: Client, ramp: str
+) -> None:
+    """Counts from −10 to +20 and bets up to 1,000 units: a count of 99999 would not even
+    fit the question's column (PostgreSQL refuses it)."""
+    answer = client.post(START, {"ramp": ramp, "below": "1"})
+    assert answer.status_code == 400 and not BetQuestion.objects.exists()
