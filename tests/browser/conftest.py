@@ -100,6 +100,14 @@ def sit_down(
     page.wait_for_load_state()  # the keyboard script is deferred
 
 
+def settled(page: Page) -> None:
+    """Wait for htmx to finish settling the last swap (20 ms), as any person's next key
+    press does. Until then focus may still move: the browser focuses a swapped-in
+    [autofocus] at its next frame and htmx again when it settles, so a key pressed between
+    the two may land on the autofocused button."""
+    page.wait_for_function("!document.querySelector('.htmx-settling, .htmx-request')")
+
+
 def fits_the_width(page: Page) -> bool:
     """Whether the page fits the window's width, with nothing to scroll sideways to."""
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))

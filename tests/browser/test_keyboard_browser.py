@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.conftest import SCREENSHOTS, sit_down
+from tests.browser.conftest import SCREENSHOTS, settled, sit_down
 
 # You 10s 6h against the dealer's 9d (the hole card 7c); a hit brings the 4h, 20; the
 # dealer's 16 draws the 10c and busts: +10.
@@ -29,12 +29,6 @@ LISTEN = """() => {
 def said(page: Page) -> list[str]:
     """What the live region was given since `LISTEN`, in order."""
     return list(page.evaluate("window.said"))
-
-
-def settled(page: Page) -> None:
-    """Wait for htmx to finish settling the last swap (20 ms), as any person's next key
-    press does."""
-    page.wait_for_function("!document.querySelector('.htmx-settling, .htmx-request')")
 
 
 def text_of(locator: Locator) -> str:

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.conftest import sit_down
+from tests.browser.conftest import settled, sit_down
 from trainer.models import Drill, PracticeRound, PracticeSession
 
 # Three rounds, player in seat 1 and an easy bot in seat 2, European rules, bankroll 1000.
@@ -160,6 +160,7 @@ def test_a_keyboard_player_adds_a_chip_with_enter_without_dealing(
     expect(page.get_by_test_id("next-bet")).to_have_text("60")
     # The chip's answer moves the focus to Deal once htmx settles it; moving it on before
     # would let that late move send the next key to Deal.
+    settled(page)
     expect(page.get_by_role("button", name="Deal")).to_be_focused()
     page.get_by_role("button", name="Clear bet").press(" ")
     expect(page.get_by_test_id("next-bet")).to_have_text("0")
