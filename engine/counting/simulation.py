@@ -28,7 +28,7 @@ import os
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -57,7 +57,14 @@ from engine.strategy import strategy_for
 from engine.values import Action
 from engine.view import PlayerView
 
-__all__ = ["CHUNK_ROUNDS", "CounterResult", "CounterSettings", "simulate_counter"]
+__all__ = [
+    "CHUNK_ROUNDS",
+    "SLIP_KINDS",
+    "CounterResult",
+    "CounterSettings",
+    "Slips",
+    "simulate_counter",
+]
 
 #: Rounds dealt per chunk (one seed stream each): large enough that the shoe cut short at
 #: a chunk's end weighs nothing, small enough to share a run among processes.
@@ -69,6 +76,45 @@ FLAT = BetRamp(bets={}, below=1)
 COUNTER = "counter"
 PAIR, SOFT, HARD = RowKind.PAIR, RowKind.SOFT, RowKind.HARD
 NO_INSURANCE = Action.NO_INSURANCE
+
+
+#: The kinds of a counter's own mistakes, as `Slips` names them.
+SLIP_KINDS = ("count", "true_count", "deviations", "bets")
+
+
+@dataclass(frozen=True, slots=True)
+class Slips:
+    """A counter's own mistakes, each a chance from 0 to 1 (a player's measured error
+    rates, issue 27), drawn from a generator of their own so that the cards dealt stay
+    those of the same game played without them:
+
+    - ``count``: per card seen, the running count slips one point up or down, and stays
+      off until the shoe ends;
+    - ``true_count``: per conversion, the true count comes out one off, up or down;
+    - ``deviations``: per index play the count calls for, the base strategy's play instead;
+    - ``bets``: per bet, the ramp's bet at a count one off, up or down.
+    """
+
+    count: float = 0.0
+    true_count: float = 0.0
+    deviations: float = 0.0
+    bets: float = 0.0
+
+    def check(self) -> None:
+        for kind in SLIP_KINDS:
+            rate = getattr(self, kind)
+            if not (isinstance(rate, float | int) and 0 <= rate <= 1):
+                raise CountingError(f"the {kind} slip rate must be from 0 to 1: {rate!r}")
+
+    def any(self) -> bool:
+        return any(getattr(self, kind) for kind in SLIP_KINDS)
+
+    def only(self, kind: str) -> Slips:
+        """These slips with every kind but ``kind`` left out."""
+        return Slips(**{kind: getattr(self, kind)})
+
+
+NO_SLIPS = Slips()
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +134,12 @@ class CounterSettings:
     bank: int = 1000
     #: The base strategy's bot.
     tier: str = "hard"
+    #: The counter's own mistakes (none: a perfect counter).
+    slips: Slips = NO_SLIPS
 
     def check(self, rules: Rules) -> None:
         """Refuse settings that cannot be played, with the reason."""
+        self.slips.check()
         if self.tier not in BOTS:
             raise CountingError(f"unknown tier {self.tier!r}: choose one of {', '.join(BOTS)}")
         if not 0 <= self.others < rules.max_seats:
@@ -342,7 +391,13 @@ def _unit(rules: Rules) -> int:
 class _Counter:
     """The counter's eyes and head for one chunk: the count, and the decisions it makes."""
 
-    def __init__(self, rules: Rules, settings: CounterSettings, shoe: Shoe) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        settings: CounterSettings,
+        shoe: Shoe,
+        slip: random.Random | None = None,
+    ) -> None:
         system = settings.system
         tags = system.tags_by_code()
         self.scale = 2 if any(tag.denominator != 1 for tag in tags) else 1
@@ -360,6 +415,9 @@ class _Counter:
         )
         self.running = self.initial
         self.shoe = shoe
+        self.slips = settings.slips
+        #: Draws the counter's own mistakes, apart from the shoe's generator.
+        self.slip = slip or random.Random()
         #: The entries by (kind, points, up points) as a view gives them: kind "pair",
         #: "soft" or "hard"; a pair's card points (aces 1) or the total; an ace up is 11.
         self.cells: dict[tuple[str, int, int], list[IndexPlay]] = {}
@@ -378,7 +436,20 @@ class _Counter:
         if not self.balanced:
             return running // self.scale
         decks_num, decks_den = self.decks[unseen]
-        return _convert(running * decks_den, self.scale * decks_num, self.conversion)
+        count = _convert(running * decks_den, self.scale * decks_num, self.conversion)
+        if self.slips.true_count and self.slip.random() < self.slips.true_count:
+            count += self.slip.choice((-1, 1))
+        return count
+
+    def see(self, cards: Sequence[int]) -> None:
+        """Add the tags of ``cards`` to the running count, with the counter's slips."""
+        self.running += sum(map(self.tags.__getitem__, cards))
+        rate = self.slips.count
+        if rate:
+            slip = self.slip
+            for _ in cards:
+                if slip.random() < rate:
+                    self.running += slip.choice((-self.scale, self.scale))
 
     def decide(self, view: PlayerView, base: Action, start: int, seats: int) -> Action:
         """The index play where the table has one for this hand and count, else ``base``."""
@@ -387,7 +458,8 @@ class _Counter:
             entry = self.insurance
             if entry is None or Action.INSURE not in legal:
                 return base
-            return Action.INSURE if self._count(start, seats) >= entry.index else NO_INSURANCE
+            play = Action.INSURE if self._count(start, seats) >= entry.index else NO_INSURANCE
+            return self._missed(play, base)
         cells, up = self.cells, view.up_points
         entries: list[IndexPlay] = []
         pair = view.pair_points
@@ -406,10 +478,17 @@ class _Counter:
         for entry in entries:
             if entry.play in legal:
                 if count >= entry.index:
-                    return entry.play
+                    return self._missed(entry.play, base)
                 if below is None and entry.otherwise in legal:
                     below = entry.otherwise
-        return below or base
+        return self._missed(below or base, base)
+
+    def _missed(self, play: Action, base: Action) -> Action:
+        """``play``, or ``base`` where the counter misses the deviation the count calls for."""
+        rate = self.slips.deviations
+        if play is not base and rate and self.slip.random() < rate:
+            return base
+        return play
 
     def _count(self, start: int, seats: int) -> int:
         """The count of the cards seen so far in a round that began at ``start`` with
@@ -445,7 +524,8 @@ def _play_chunk(
     """Play one chunk of rounds from a fresh shoe seeded by (seed, chunk number)."""
     rules, settings, chart, seed, number, rounds = job
     shoe = Shoe.for_rules(rules, random.Random(f"{seed}:{number}"))
-    counter = _Counter(rules, settings, shoe)
+    slip = random.Random(f"{seed}:{number}:slips")
+    counter = _Counter(rules, settings, shoe, slip)
     bot: Bot = chart_bot(chart) if chart is not None else BOTS[Tier(settings.tier)]
     unit = _unit(rules)
     ramp, tags = settings.ramp, counter.tags
@@ -481,6 +561,8 @@ def _play_chunk(
             if joined != playing:  # a seat taken or left: a new round's table
                 rnd, playing = None, joined
         bet = bets.get(count) or bets.setdefault(count, ramp.bet(count) * unit)
+        if settings.slips.bets and slip.random() < settings.slips.bets:
+            bet = ramp.bet(count + slip.choice((-1, 1))) * unit
         if rnd is None:
             rnd = Round(rules, shoe, keep_history=False)
             for seat in range(1, others + 1):
@@ -498,7 +580,7 @@ def _play_chunk(
             if view.owner == COUNTER:
                 action = counter.decide(view, action, start, dealt)
             rnd.apply(action)
-        counter.running += sum(map(tags.__getitem__, shoe.cards[start : shoe.position]))
+        counter.see(shoe.cards[start : shoe.position])
         if playing:
             net = rnd.net(COUNTER)
             played += 1
