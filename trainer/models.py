@@ -502,6 +502,9 @@ class AnalysisJob(models.Model):
     #: On PostgreSQL, set once the job's process holds the slot's advisory lock, which
     #: the database lets go when the process ends, on whatever host it ran.
     claimed = models.BooleanField(default=False)
+    #: The share of the work done, in percent, where the job can tell it (a simulation
+    #: of a player's game does, chunk by chunk); 0 otherwise.
+    done = models.PositiveSmallIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"analysis job {self.key} (slot {self.slot})"

@@ -282,6 +282,14 @@ BLACKJACK_ANALYSIS_MEMORY_MB = env_int("BLACKJACK_ANALYSIS_MEMORY_MB", 512)
 #: An index table (`manage.py analyse_indices`, the same slots and memory cap) takes about
 #: a minute of CPU for every row (docs/performance.md): it is stopped after this much.
 BLACKJACK_INDICES_CPU_SECONDS = env_int("BLACKJACK_INDICES_CPU_SECONDS", 300)
+#: A simulation of a player's own counting game (`manage.py simulate_game`, the same slots
+#: and allowance) deals this many rounds to each of up to seven games (a perfect counter,
+#: flat-betting and by the ramp, the player, and the player making each kind of mistake
+#: alone), about 65,000 rounds a second of one core: 2,000,000 take about 3.5 minutes and
+#: measure a cost to about ±0.13 units per 100 hands (docs/performance.md). It is stopped
+#: after BLACKJACK_GAME_CPU_SECONDS.
+BLACKJACK_GAME_ROUNDS = env_int("BLACKJACK_GAME_ROUNDS", 2_000_000)
+BLACKJACK_GAME_CPU_SECONDS = env_int("BLACKJACK_GAME_CPU_SECONDS", 600)
 
 #: Seconds between two polls of a live table's page, where its changes are not pushed
 #: (trainer/live/push.py); where they are, a poll every 15 s or at a countdown's end.

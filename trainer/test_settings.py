@@ -37,3 +37,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # production pool, sized for gunicorn's threads, would keep all but a few of them waiting.
 if "pool" in DATABASES["default"].get("OPTIONS", {}):  # noqa: F405
     DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": 60}  # noqa: F405
+
+# A simulation of a player's game deals 50 chunks of 100 rounds to each game: seconds, not
+# minutes, and still two chunks and more to measure the costs' spread.
+BLACKJACK_GAME_ROUNDS = 5_000

@@ -34,6 +34,7 @@ trainer_patterns = [
     path("counting/indices/chart/", counting.index_chart, name="index-chart"),
     path("counting/indices/<int:question_id>/", counting.index_question, name="index-question"),
     path("counting/true-count/", counting.true_count, name="true-count"),
+    path("counting/your-game/", counting.your_game, name="your-game"),
     path(
         "counting/true-count/<int:question_id>/",
         counting.true_count_question,

@@ -180,8 +180,14 @@ def _entry(number: int, entry: object) -> IndexPlay:
     return IndexPlay(row, up, play, otherwise, index)
 
 
+#: The ``indices`` command's word for declining insurance (`engine.counting.indices`).
+_DECLINE = "decline"
+
+
 def _action(where: str, value: object) -> Action:
     text = str(value).strip().lower().replace(" ", "_")
+    if text == _DECLINE:
+        return Action.NO_INSURANCE
     try:
         return Action(text)
     except ValueError:

@@ -33,9 +33,10 @@ from typing import Any
 from engine.bots import Tier
 from engine.counting.index_store import IndexRequest, load_indices
 from engine.counting.index_table import parse_index_table
-from engine.counting.risk import BetRamp
+from engine.counting.risk import BetRamp, linear_advantage, optimal_bet_ramp
 from engine.counting.simulation import (
     CHUNK_ROUNDS,
+    FLAT,
     NO_SLIPS,
     SLIP_KINDS,
     CounterResult,
@@ -51,7 +52,15 @@ from engine.counting.systems import CountingError
 from engine.rules import Rules
 from engine.strategy import strategy_for
 
-__all__ = ["Cost", "GameRequest", "YourGame", "bank_for_risk", "play_request", "your_game"]
+__all__ = [
+    "Cost",
+    "GameRequest",
+    "YourGame",
+    "bank_for_risk",
+    "play_request",
+    "suggested_ramp",
+    "your_game",
+]
 
 #: The chunks a request's rounds are dealt in: enough to measure the costs' spread, and
 #: as many steps of progress to show.
@@ -59,6 +68,7 @@ CHUNKS = 50
 
 PERFECT = "perfect"
 YOURS = "yours"
+FLAT_BET = "flat"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +90,9 @@ class YourGame:
     slips: Slips
     perfect: CounterResult
     yours: CounterResult
+    #: The perfect counter betting one unit at every count: the flat bettor's edge, and
+    #: the advantage and spread per unit bet that a suggested ramp is worked out from.
+    flat: CounterResult
     #: The cost of all the mistakes together.
     total: Cost
     #: The cost of each kind made alone, for the kinds the player makes.
@@ -96,6 +109,7 @@ class YourGame:
             "slips": {kind: getattr(self.slips, kind) for kind in SLIP_KINDS},
             "perfect": self.perfect.to_json(),
             "yours": self.yours.to_json(),
+            "flat": self.flat.to_json(),
             "total": self.total.to_json(),
             "costs": {kind: cost.to_json() for kind, cost in self.costs.items()},
             "costliest": self.costliest,
@@ -194,6 +208,7 @@ def your_game(
     games = {
         PERFECT: settings,
         YOURS: replace(settings, slips=slips),
+        FLAT_BET: replace(settings, ramp=FLAT),
         **{kind: replace(settings, slips=slips.only(kind)) for kind in kinds if len(kinds) > 1},
     }
     chart = _plain(strategy_for(rules).chart) if settings.tier == Tier.HARD else None
@@ -217,6 +232,7 @@ def your_game(
         slips=slips,
         perfect=results[PERFECT],
         yours=results[YOURS],
+        flat=results[FLAT_BET],
         total=_cost(wins[PERFECT], wins[YOURS], played),
         costs={kind: _cost(wins[PERFECT], wins[name], played) for kind, name in alone.items()},
     )
@@ -231,6 +247,44 @@ def _cost(perfect: list[float], slipped: list[float], played: int) -> Cost:
     spread = sum((d - mean) ** 2 for d in differences) / (k - 1)
     stderr = 100 * math.sqrt(spread * k) / played
     return Cost(per_100=100 * sum(differences) / played, stderr=stderr)
+
+
+def suggested_ramp(
+    by_count: dict[int, tuple[int, float]],
+    variance: float,
+    *,
+    bank: int,
+    risk: float,
+    minimum: int = 1,
+    maximum: int,
+) -> BetRamp:
+    """The ramp the engine suggests: bets in proportion to the advantage at each count
+    (`optimal_bet_ramp`, from the straight line through a flat bettor's ``by_count``, with
+    ``variance`` per unit bet), at the fraction of Kelly whose risk of ruin is ``risk``
+    (full Kelly's is e⁻² = 13.5%; a fraction k of it, e^(−2/k)), within ``minimum`` and
+    ``maximum`` units. Only the counts where the bet rises are listed.
+
+    >>> line = {0: (900, -0.005), 1: (300, 0.0), 2: (200, 0.005), 3: (100, 0.01)}
+    >>> ramp = suggested_ramp(line, 1.3, bank=1000, risk=0.05, maximum=12)
+    >>> ramp.to_json()
+    {'bets': {'2': 2, '3': 5, '4': 7, '5': 10, '6': 12}, 'below': 1}
+    """
+    if not 0 < risk < 1:
+        raise CountingError(f"a risk is above 0 and below 1: {risk}")
+    kelly = min(1.0, -2 / math.log(risk))
+    full = optimal_bet_ramp(
+        linear_advantage(by_count),
+        variance=variance,
+        bank=bank,
+        minimum=minimum,
+        maximum=maximum,
+        kelly=kelly,
+    )
+    rises: dict[int, int] = {}
+    for count, bet in sorted(full.bets.items()):
+        if bet > max(rises.values(), default=minimum):
+            rises[count] = bet
+    return BetRamp(bets=rises, below=minimum)
 
 
 def bank_for_risk(win: float, variance: float, risk: float) -> float:

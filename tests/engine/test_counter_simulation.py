@@ -3,8 +3,10 @@ the count of the cards it has seen, and its figures depend on the seed alone."""
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -300,6 +302,17 @@ def test_index_tables_are_read_from_the_indices_commands_json_and_checked() -> N
     insurance = {"row": "insurance", "up": "A", "play": "insure", "otherwise": "no insurance"}
     assert parse_index_table([{**insurance, "index": 3}])[0].otherwise is Action.NO_INSURANCE
     assert [IndexPlay(**e.to_json()) for e in I18] == list(I18)  # type: ignore[arg-type]
+
+
+def test_a_table_the_indices_command_printed_is_read_whole_insurance_too() -> None:
+    """The command writes declining insurance as "decline": a counter plays its output."""
+    printed = json.loads(
+        (Path(__file__).parent / "data" / "indices_hi_lo_6d_s17_das.json").read_text()
+    )
+    plays = parse_index_table(printed)
+    assert len(plays) == len(printed["indices"])
+    (insurance,) = (play for play in plays if play.row == "insurance")
+    assert (insurance.play, insurance.otherwise) == (Action.INSURE, Action.NO_INSURANCE)
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ apart from the cards, and `your_game` measures what each costs on the same shoes
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -13,9 +14,14 @@ from hypothesis import strategies as st
 from engine.counting import HI_LO, CountingError
 from engine.counting.index_store import IndexRequest
 from engine.counting.index_table import I18
-from engine.counting.risk import BetRamp, simple_risk_of_ruin
+from engine.counting.risk import (
+    BetRamp,
+    linear_advantage,
+    optimal_bet_ramp,
+    simple_risk_of_ruin,
+)
 from engine.counting.simulation import CounterSettings, Slips, _Counter, simulate_counter
-from engine.counting.your_game import GameRequest, bank_for_risk, your_game
+from engine.counting.your_game import GameRequest, bank_for_risk, suggested_ramp, your_game
 from engine.rules import AMERICAN
 from engine.shoe import Shoe
 
@@ -36,9 +42,7 @@ def test_slips_that_never_happen_change_nothing() -> None:
 
 def test_a_counter_who_misses_every_deviation_plays_the_chart() -> None:
     game = CounterSettings(indices=I18, ramp=RAMP)
-    assert figures(replace(game, slips=Slips(deviations=1.0))) == figures(
-        replace(game, indices=())
-    )
+    assert figures(replace(game, slips=Slips(deviations=1.0))) == figures(replace(game, indices=()))
     assert figures(game) != figures(replace(game, indices=()))
 
 
@@ -130,9 +134,7 @@ def test_a_game_request_keeps_its_meaning_and_its_key_follows_every_figure() -> 
     assert len({request.key(), *(other.key() for other in others)}) == 5
 
 
-@given(
-    win=st.floats(0.001, 0.1), variance=st.floats(0.5, 3), risk=st.floats(0.001, 0.5)
-)
+@given(win=st.floats(0.001, 0.1), variance=st.floats(0.5, 3), risk=st.floats(0.001, 0.5))
 def test_the_bank_for_a_risk_has_that_risk(win: float, variance: float, risk: float) -> None:
     bank = bank_for_risk(win, variance, risk)
     assert simple_risk_of_ruin(win, variance, bank) == pytest.approx(risk)
@@ -143,3 +145,32 @@ def test_a_game_with_no_edge_needs_an_endless_bank_and_a_risk_is_a_share() -> No
     for risk in (0, 1, 5):
         with pytest.raises(CountingError):
             bank_for_risk(0.01, 1.3, risk)
+
+
+LINE = {-1: (500, -0.01), 0: (900, -0.005), 1: (300, 0.0), 2: (200, 0.005), 3: (100, 0.01)}
+
+
+@given(
+    bank=st.integers(100, 100_000),
+    risk=st.floats(0.001, 0.5),
+    top=st.integers(1, 200),
+)
+def test_a_suggested_ramp_bets_as_kelly_would_within_the_limits_listing_only_rises(
+    bank: int, risk: float, top: int
+) -> None:
+    ramp = suggested_ramp(LINE, 1.3, bank=bank, risk=risk, maximum=top)
+    kelly = min(1.0, -2 / math.log(risk))
+    full = optimal_bet_ramp(
+        linear_advantage(LINE), variance=1.3, bank=bank, minimum=1, maximum=top, kelly=kelly
+    )
+    assert all(ramp.bet(count) == full.bet(count) for count in range(-8, 14))
+    bets = [bet for _, bet in sorted(ramp.bets.items())]
+    assert bets == sorted(set(bets)) and all(1 < bet <= top for bet in bets)
+
+
+def test_a_lower_risk_suggests_smaller_bets() -> None:
+    bold, careful = (
+        suggested_ramp(LINE, 1.3, bank=5000, risk=risk, maximum=500) for risk in (0.135, 0.01)
+    )
+    assert all(careful.bet(count) <= bold.bet(count) for count in range(-2, 12))
+    assert careful.bet(6) < bold.bet(6)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -306,4 +307,22 @@ class BetAnswerForm(forms.Form):
         min_value=0,
         max_value=100_000,
         error_messages={"invalid": _("Type the bet as a whole number of units.")},
+    )
+
+
+class YourGameForm(forms.Form):
+    """The bankroll a player's game is judged by, and the risk of ruin they would take."""
+
+    bank = forms.IntegerField(
+        label=_("My bankroll, in units"), min_value=1, max_value=10_000_000, initial=1000
+    )
+    risk = forms.DecimalField(
+        label=_("The risk of ruin I would take, in percent"),
+        min_value=Decimal("0.1"),
+        max_value=50,
+        decimal_places=1,
+        initial=5,
+    )
+    top = forms.IntegerField(
+        label=_("My top bet, in units"), min_value=1, max_value=RAMP_MOST, initial=12
     )

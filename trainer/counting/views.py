@@ -31,10 +31,12 @@ from trainer.counting.forms import (
     StartForm,
     TrueCountAnswerForm,
     TrueCountStartForm,
+    YourGameForm,
 )
 from trainer.counting.index_pages import IndexPage, chart_lines
 from trainer.counting.pages import DECK_SECONDS, DECK_STREAK, TAG_SECONDS, RunPage
 from trainer.counting.true_count_pages import ANSWER_SECONDS, BetPage, QuestionPage
+from trainer.counting.your_game import game_figures, player_game
 from trainer.models import (
     BetQuestion,
     CountingAnswer,
@@ -286,8 +288,10 @@ def index_chart(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def betting(request: HttpRequest) -> HttpResponse:
-    """The betting drill's start: the player's own ramp, and their figures."""
-    form = BetStartForm(request.POST or None)
+    """The betting drill's start: the player's own ramp (or the one their counting game
+    suggests, in the address), and their figures."""
+    suggested = {name: request.GET[name] for name in ("ramp", "below") if name in request.GET}
+    form = BetStartForm(request.POST or None, initial=suggested)
     if request.method == "POST" and form.is_valid():
         question = services.bet_start(owner=owner_of(request), ramp=form.cleaned_data["bet_ramp"])
         return redirect("trainer:bet-question", question_id=question.pk)
@@ -323,3 +327,49 @@ def bet_question(request: HttpRequest, question_id: int) -> HttpResponse:
 def bet_next(request: HttpRequest, question_id: int) -> HttpResponse:
     """The next count to bet at, by the same ramp."""
     return _following(request, services.bet_next, question_id, "trainer:bet-question")
+
+
+@require_http_methods(["GET", "POST"])
+def your_game(request: HttpRequest) -> HttpResponse:
+    """The player's own counting game: their measured error rates, and once simulated in
+    the background, its figures beside the same game played without mistakes and the
+    ramp the engine suggests, for the bankroll, risk and top bet in the address. A POST starts the simulation (within the visitor's
+    allowance) and leads back here, where the page asks how far it has gone; a GET never
+    starts one."""
+    game = player_game(owner_known(request))
+    wanted = game.request()
+    table_ready = analyses.indices_ready(wanted.index)
+    state: analyses.Analysis | None
+    if request.method == "POST" and table_ready:
+        state = analyses.game_start(request=wanted, visitor=analyses.visitor_of(request))
+        if state is not analyses.Analysis.LIMITED:
+            return redirect(f"{reverse('trainer:your-game')}?{request.GET.urlencode()}")
+    else:
+        state = analyses.game_state(wanted) if table_ready else None
+    # A field left out of the address keeps its first value.
+    defaults = {name: str(field.initial) for name, field in YourGameForm.base_fields.items()}
+    form = YourGameForm({**defaults, **request.GET.dict()})
+    first = YourGameForm(defaults)
+    first.is_valid()  # the first values are, always: a wrong field falls back on them
+    chosen = form.cleaned_data if form.is_valid() else first.cleaned_data
+    report = analyses.game_report(wanted) if state is analyses.Analysis.READY else None
+    figures = None
+    if report is not None:
+        figures = game_figures(
+            report, bank=chosen["bank"], risk=float(chosen["risk"]) / 100, top=chosen["top"]
+        )
+    context = {
+        "game": game,
+        "form": form,
+        "table_ready": table_ready,
+        "analysis": state,
+        "done": analyses.game_done(wanted) if state is analyses.Analysis.RUNNING else None,
+        "analysis_limit": settings.BLACKJACK_ANALYSES_PER_HOUR,
+        "figures": figures,
+        "bank": chosen["bank"],
+        "risk": chosen["risk"],
+        "top": chosen["top"],
+        "index_query": urlencode(game.index_query),
+    }
+    status = 429 if state is analyses.Analysis.LIMITED else 400 if form.errors else 200
+    return render(request, "trainer/counting/your_game.html", context, status=status)

@@ -8,13 +8,17 @@ are stored at deploy time (``manage.py analyse_presets``) and are always at hand
 
 Index tables (`engine.counting.index_store`, issue 26) go the same way: `indices_start`
 starts ``manage.py analyse_indices KEY``, sharing the slots and the hourly allowance, with
-a CPU budget of their own; they are kept in the same table, once for everyone.
+a CPU budget of their own; they are kept in the same table, once for everyone. So does
+the simulation of a player's own counting game (`game_start`, ``manage.py simulate_game
+KEY``, issue 27), whose figures are kept there as JSON under the request's key, and
+whose job says how far it has gone (`AnalysisJob.done`).
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import json
 import logging
 import os
 import socket
@@ -36,6 +40,7 @@ from engine.counting.index_store import (
     compute_and_store,
     load_indices,
 )
+from engine.counting.your_game import GameRequest, play_request
 from engine.rule_ranges import RulesError
 from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending, strategy_for
@@ -183,6 +188,42 @@ def indices_start(*, request: IndexRequest, visitor: str) -> Analysis:
 
 #: The job's ``rules`` field holds an index table's request under this name.
 INDICES = "indices"
+#: … and a player's game under this one.
+GAME = "game"
+
+
+def game_report(request: GameRequest) -> dict[str, object] | None:
+    """The stored figures of ``request`` (`engine.counting.your_game.YourGame.to_json`),
+    or None while they are not worked out."""
+    payload = DatabaseStore().get(request.key())
+    return None if payload is None else json.loads(payload)
+
+
+def game_state(request: GameRequest) -> Analysis | None:
+    """Where the simulation of ``request`` stands, starting nothing (as `indices_state`)."""
+    if StoredAnalysis.objects.filter(key=request.key()).exists():
+        return Analysis.READY
+    job = AnalysisJob.objects.filter(key=request.key()).first()
+    if job is None:
+        return None
+    return Analysis.FAILED if job.failed_at else Analysis.RUNNING
+
+
+def game_start(*, request: GameRequest, visitor: str) -> Analysis:
+    """`analysis_start` for the simulation of a player's game: the same slots and
+    allowance, its own command (``manage.py simulate_game KEY``) and CPU budget."""
+    if StoredAnalysis.objects.filter(key=request.key()).exists():
+        return Analysis.READY
+    return _start(request.key(), {GAME: request.to_json()}, visitor, "simulate_game")
+
+
+def game_done(request: GameRequest) -> int | None:
+    """The share of the simulation of ``request`` done, in percent (None: not running)."""
+    return (
+        AnalysisJob.objects.filter(key=request.key(), slot__isnull=False)
+        .values_list("done", flat=True)
+        .first()
+    )
 
 
 def _start(key: str, what: dict[str, object], visitor: str, command: str) -> Analysis:
@@ -352,6 +393,16 @@ def launch(key: str, command_name: str = "analyse_rules") -> None:
     threading.Thread(target=process.wait, name=f"analysis-{key}", daemon=True).start()
 
 
+def _simulate(job: AnalysisJob, request: GameRequest) -> None:
+    """Play the player's game, saying how far it has gone, and store its figures."""
+
+    def progress(share: float) -> None:
+        AnalysisJob.objects.filter(pk=job.pk).update(done=int(100 * share))
+
+    report = play_request(request, progress)
+    DatabaseStore().put(request.key(), json.dumps(report.to_json()).encode())
+
+
 def analysis_run(key: str) -> None:
     """Compute and store the analysis (or index table) a job stands for, then free its
     slot (or record why it failed, so that players asking for it are told instead of
@@ -365,6 +416,8 @@ def analysis_run(key: str) -> None:
             request = IndexRequest.from_json(job.rules[INDICES])
             if not indices_ready(request):
                 compute_and_store(request)
+        elif GAME in job.rules:
+            _simulate(job, GameRequest.from_json(job.rules[GAME]))
         else:
             rules = Rules.from_json(job.rules)
             if not analysis_ready(rules):
