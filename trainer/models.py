@@ -107,6 +107,9 @@ class Drill(PlayerRecord):
     #: Coach mode: a mistake held back and then taken back, so not the play made. It still
     #: counts as the player's answer (progress); the round's record shows the play made.
     taken_back = models.BooleanField(default=False)
+    #: Counting mode at the practice table: the count called for a deviation from the chart,
+    #: and the decision was graded against the index play (engine.counting.deviations).
+    deviation = models.BooleanField(default=False)
 
     objects = DrillQuerySet.as_manager()
 
@@ -291,6 +294,9 @@ class PracticeSession(PlayerRecord):
     #: Coach mode: the wrong action held back for the player to take back or confirm
     #: (graded and recorded already).
     held_action = models.CharField(max_length=16, blank=True)
+    #: Counting mode (trainer/practice/counting.py), None without it: the system, true-count
+    #: method and ramp, the count carried from round to round, and a count question put.
+    counting = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     #: When the player's current decision was put to them (for response times).
     changed_at = models.DateTimeField(auto_now=True)
@@ -332,6 +338,10 @@ class PracticeRound(models.Model):
     #: The round's events as a player at the table saw them (no shoe, no unseen card).
     history = models.JSONField(default=list)
     dealt_at = models.DateTimeField(auto_now_add=True)
+    #: Counting mode: the true count the bet was made at, and the ramp's bet there, in
+    #: chips (None without counting mode).
+    true_count = models.SmallIntegerField(null=True, blank=True)
+    ramp_bet = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -341,6 +351,33 @@ class PracticeRound(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.number} of practice {self.session_id}"
+
+
+class CountCheck(models.Model):
+    """A count a counting-mode practice table asked for (trainer/practice/counting.py): after
+    which round and why (the shoe's end, or a moment drawn at random), the running and true
+    count a counter had, and the player's answer."""
+
+    class Reason(models.TextChoices):
+        SHUFFLE = "shuffle"
+        RANDOM = "random"
+
+    session = models.ForeignKey(
+        PracticeSession, on_delete=models.CASCADE, related_name="count_checks"
+    )
+    after_round = models.PositiveIntegerField()
+    reason = models.CharField(max_length=8, choices=Reason.choices)
+    running = models.CharField(max_length=12)
+    true_count = models.SmallIntegerField()
+    running_answer = models.CharField(max_length=12)
+    true_answer = models.SmallIntegerField()
+    answered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["after_round"]
+
+    def __str__(self) -> str:
+        return f"count check after round {self.after_round} of practice {self.session_id}"
 
 
 class Bet(PlayerRecord):

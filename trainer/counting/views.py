@@ -333,9 +333,9 @@ def bet_next(request: HttpRequest, question_id: int) -> HttpResponse:
 def your_game(request: HttpRequest) -> HttpResponse:
     """The player's own counting game: their measured error rates, and once simulated in
     the background, its figures beside the same game played without mistakes and the
-    ramp the engine suggests, for the bankroll, risk and top bet in the address. A POST starts the simulation (within the visitor's
-    allowance) and leads back here, where the page asks how far it has gone; a GET never
-    starts one."""
+    ramp the engine suggests, for the bankroll, risk and top bet in the address. A POST
+    starts the simulation (within the visitor's allowance) and leads back here, where the
+    page asks how far it has gone; a GET never starts one."""
     game = player_game(owner_known(request))
     wanted = game.request()
     table_ready = analyses.indices_ready(wanted.index)

@@ -8,8 +8,13 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine.counting.risk import BetRamp
+from engine.counting.systems import SYSTEMS
+from engine.counting.true_count import DEFAULT_METHOD
 from engine.shoe import Shoe
 from engine.values import Action
+from trainer.counting.forms import BetStartForm, parse_count
+from trainer.practice.counting import CountingMode
 from trainer.shared.rule_changes import custom_rules_of
 from trainer.shared.rules_words import preset_name
 from trainer.shared.seats import DEFAULT_BANKROLL, DEFAULT_SEATS, SEAT_CHOICES, SEATS, Sitter
@@ -32,6 +37,22 @@ class PracticeStartForm(forms.Form):
     )
     coach = forms.BooleanField(
         label=_("Coach: stop me at a wrong play, and let me take it back"), required=False
+    )
+    counting = forms.BooleanField(
+        label=_("Counting mode: the table asks for the count and grades my bets"),
+        required=False,
+    )
+    counting_system = forms.ChoiceField(
+        label=_("Counting system"),
+        choices=[(key, system.name) for key, system in SYSTEMS.items() if system.balanced],
+        initial="hi-lo",
+        required=False,
+    )
+    counting_ramp = forms.CharField(
+        label=_("My ramp (true count:bet, in units of the table minimum)"),
+        max_length=200,
+        initial=BetStartForm.base_fields["ramp"].initial,
+        required=False,
     )
 
     def __init__(self, *args: Any, presets: list[str], bankrolls: tuple[int, ...],
@@ -68,7 +89,26 @@ class PracticeStartForm(forms.Form):
                 cleaned["rules_in_play"] = custom_rules_of(name, cleaned.get("custom_rules", ""))
             except forms.ValidationError as error:
                 self.add_error("custom_rules", error)
+        if cleaned.get("counting"):
+            if not cleaned.get("counting_system"):
+                self.add_error("counting_system", _("Choose a counting system."))
+            ramp = BetStartForm({"ramp": cleaned.get("counting_ramp", ""), "below": 1})
+            if ramp.is_valid():
+                cleaned["ramp"] = ramp.cleaned_data["bet_ramp"]
+            else:
+                self.add_error("counting_ramp", ramp.errors["ramp"])
         return cleaned
+
+    def counting_mode(self) -> CountingMode | None:
+        """Counting mode as chosen (Hi-Lo's method for every system: half decks, floor),
+        or None."""
+        data = self.cleaned_data
+        if not data.get("counting"):
+            return None
+        ramp: BetRamp = data["ramp"]
+        return CountingMode.start(
+            data["rules_in_play"], system=data["counting_system"], method=DEFAULT_METHOD, ramp=ramp
+        )
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in SEATS]
@@ -91,6 +131,7 @@ class TableOp(StrEnum):
     ACT = "act"
     TAKE_BACK = "take_back"
     END = "end"
+    COUNT = "count"
 
 
 class TableForm(forms.Form):
@@ -104,6 +145,9 @@ class TableForm(forms.Form):
     seen = forms.IntegerField(min_value=0, required=False)
     #: With a deal: your pair bet on your seat, and your bets behind bots' seats (0: none).
     pair = forms.IntegerField(min_value=0, required=False)
+    #: With a count: the running count (halves as 3.5, 3,5 or 3½) and the true count.
+    running = forms.CharField(max_length=12, required=False)
+    true_count = forms.IntegerField(min_value=-99, max_value=99, required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -122,6 +166,12 @@ class TableForm(forms.Form):
             raise forms.ValidationError(_("Choose an action."))
         if data.get("op") is TableOp.CHIP and not data.get("chip"):
             raise forms.ValidationError(_("Choose a chip."))
+        if data.get("op") is TableOp.COUNT:
+            data["running"] = parse_count(data.get("running") or "")
+            if data["running"] is None or data.get("true_count") is None:
+                raise forms.ValidationError(
+                    _("Type the running count and the true count as numbers.")
+                )
         return data
 
 

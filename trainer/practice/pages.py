@@ -23,6 +23,7 @@ from engine.hand import hand_value
 from engine.table import PLAYER, PublicTable
 from engine.values import Action, Decision
 from trainer.models import Drill
+from trainer.practice.counting import CountingView
 from trainer.practice.selectors import TableOnShow
 from trainer.practice.table import CHIPS
 from trainer.shared.cards import CardFace
@@ -124,6 +125,8 @@ class TableView:
     last_net: int | None
     can_deal: bool
     ended: bool
+    #: Counting mode (None without it).
+    counting: CountingView | None
 
     @classmethod
     def of(cls, shown: TableOnShow, *, seen: int | None = None) -> TableView:
@@ -190,8 +193,12 @@ class TableView:
             hints=session.hints,
             coach=session.coach,
             last_net=int(table.net(PLAYER)) if table.phase is not None and table.over else None,
-            can_deal=table.over and session.ended_at is None and session.next_bet > 0,
+            can_deal=table.over
+            and session.ended_at is None
+            and session.next_bet > 0
+            and (shown.counting is None or shown.counting.asked is None),
             ended=session.ended_at is not None,
+            counting=shown.counting,
         )
 
 

@@ -11,11 +11,8 @@ from django.http import Http404
 
 from engine.bots import Bot, hard_bot
 from engine.table import PublicTable
-from trainer.models import (
-    Drill,
-    PracticeRound,
-    PracticeSession,
-)
+from trainer.models import CountCheck, Drill, PracticeRound, PracticeSession
+from trainer.practice.counting import CountingMode, CountingView
 from trainer.practice.table import TableSnapshot
 from trainer.shared.owners import Owner
 
@@ -53,6 +50,8 @@ class TableOnShow:
     held: Drill | None
     #: Hints on, at the player's turn: the hard tier, whose play the hint is.
     hint_bot: Bot | None
+    #: Counting mode: the table's count, question and grades (None without it).
+    counting: CountingView | None = None
 
 
 def table_on_show(session: PracticeSession, table: PublicTable | None = None) -> TableOnShow:
@@ -68,12 +67,22 @@ def table_on_show(session: PracticeSession, table: PublicTable | None = None) ->
     if session.held_action:
         held = Drill.objects.filter(practice_round__session=session).order_by("-pk").first()
     hinted = session.hints and table.decision is not None
+    counting = None
+    if session.counting is not None:
+        counting = CountingView.of(
+            CountingMode.from_json(session.counting, table.rules),
+            table,
+            unit=table.limits.minimum,
+            last_round=session.rounds.order_by("-number").first(),
+            last_check=session.count_checks.order_by("-pk").first(),
+        )
     return TableOnShow(
         session=session,
         table=table,
         rounds_dealt=session.rounds.count(),
         held=held,
         hint_bot=hard_bot(table.rules) if hinted else None,
+        counting=counting,
     )
 
 
@@ -88,10 +97,12 @@ class SessionRecord:
     rounds: list[PracticeRound]
     decisions: list[Drill]
     totals: dict[str, Any]
+    #: Counting mode: the counts the table asked for, and the answers.
+    count_checks: list[CountCheck]
 
 
 def session_record(session: PracticeSession) -> SessionRecord:
-    """The summary page's reads, in four queries whatever the session's length."""
+    """The summary page's reads, in five queries whatever the session's length."""
     decisions = Drill.objects.filter(practice_round__session=session).select_related(
         "practice_round"
     )
@@ -101,6 +112,7 @@ def session_record(session: PracticeSession) -> SessionRecord:
         rounds=list(session.rounds.all()),
         decisions=list(decisions.order_by("pk")),
         totals=session_totals(session),
+        count_checks=list(session.count_checks.all()),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -23,6 +24,7 @@ from engine.rules import Rules
 from engine.shoe import Shoe
 from engine.table import BotSeat, Table
 from trainer.models import PracticeSession
+from trainer.practice.counting import CountingMode
 from trainer.practice.table import PracticeTable, TableSnapshot, changing
 from trainer.shared.owners import Owner
 from trainer.shared.refusals import refusal
@@ -50,12 +52,14 @@ def practice_start(
     seats: Sequence[SeatChoice],
     hints: bool = False,
     coach: bool = False,
+    counting: CountingMode | None = None,
     shoe: Shoe | None = None,
 ) -> PracticeSession:
     """Sit down at a new table; a session still open is ended first (one table at a time).
 
-    ``shoe`` is for tests and demos only (a stacked shoe); by default the shoe is shuffled
-    with the system CSPRNG.
+    ``counting`` plays it in counting mode (trainer/practice/counting.py). ``shoe`` is for
+    tests and demos only (a stacked shoe); by default the shoe is shuffled with the system
+    CSPRNG.
     """
     players = [choice.seat for choice in seats if choice.sitter is Sitter.YOU]
     if len(players) != 1:
@@ -83,6 +87,7 @@ def practice_start(
                     state=table.to_json(),
                     hints=hints,
                     coach=coach,
+                    counting=None if counting is None else counting.to_json(),
                 )
         except IntegrityError:
             # A racing start opened a table after we looked (the one-open-table constraint
@@ -134,6 +139,15 @@ def practice_act(*, owner: Owner, session_id: int, version: int, action: str) ->
     in coach mode a wrong one is held back (`PracticeTable.act`)."""
     with changing(owner=owner, session_id=session_id, version=version) as table:
         table.act(action)
+    return table.snapshot()
+
+
+def practice_count(
+    *, owner: Owner, session_id: int, version: int, running: Fraction, true: int
+) -> TableSnapshot:
+    """Counting mode: answer the count the table asked for (`PracticeTable.count`)."""
+    with changing(owner=owner, session_id=session_id, version=version) as table:
+        table.count(running, true)
     return table.snapshot()
 
 

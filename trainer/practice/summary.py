@@ -13,6 +13,7 @@ from engine.events import Event, StakeSettled, seat_hands
 from engine.round_codec import history_from_json
 from engine.values import Action
 from trainer.models import Drill
+from trainer.practice.counting import CountingTotals
 from trainer.practice.pages import dealer_cards, seat_names
 from trainer.practice.selectors import SessionRecord
 from trainer.shared.cards import CardFace
@@ -79,6 +80,8 @@ class SessionSummary:
     totals: dict[str, Any]
     mistakes: tuple[Decision, ...]
     rounds: tuple[RoundRecord, ...]
+    #: Counting mode's counts and bets (None without it).
+    counting: CountingTotals | None
 
     @classmethod
     def of(cls, record: SessionRecord) -> SessionSummary:
@@ -121,6 +124,11 @@ class SessionSummary:
             totals=record.totals,
             mistakes=tuple(by_cost[:5]),
             rounds=tuple(reversed(rounds)),
+            counting=None
+            if session.counting is None
+            else CountingTotals.of(
+                record.count_checks, record.rounds, record.decisions, table.limits.minimum
+            ),
         )
 
 

@@ -19,20 +19,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
+from fractions import Fraction
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from engine.counting.deviations import grade_at_count
+from engine.counting.index_store import IndexRequest, IndexTablePending, load_indices
 from engine.events import Event, StakeSettled
 from engine.grading import Grade, grade_decision
 from engine.round import Phase
 from engine.round_codec import history_to_json
 from engine.table import PLAYER, PublicTable, Table
 from engine.view import PlayerView
-from trainer.models import Bet, Drill, PracticeRound, PracticeSession
+from trainer.models import Bet, CountCheck, Drill, PracticeRound, PracticeSession
+from trainer.practice.counting import CountingMode
 from trainer.shared import unit_of_work
 from trainer.shared.owners import Owner
 from trainer.shared.unit_of_work import Moved, NotFound, Refused
@@ -78,6 +82,13 @@ class PracticeTable:
         self._taken_back: list[int] = []
         #: The player's stakes settled by this change, for the bet history.
         self._bets: list[Bet] = []
+        #: Counting mode's settings and count (None without it), and a count answered.
+        self.counting = (
+            None
+            if session.counting is None
+            else CountingMode.from_json(session.counting, self._table.rules)
+        )
+        self._count_check: CountCheck | None = None
 
     @classmethod
     def locked(cls, *, owner: Owner, session_id: int) -> PracticeTable:
@@ -131,11 +142,41 @@ class PracticeTable:
         if any(seat not in bots for seat in behind or {}):
             raise Refused(_("A bet behind goes on a bot's seat."))
         pairs = {self._table.player_seat: pair} if pair else None
+        counted = {}
+        if self.counting is not None:
+            if self.counting.question is not None:
+                raise Refused(_("Give the count the table asked for first."))
+            at = self.counting.at_the_bet(self._table.public())
+            counted = {"true_count": at, "ramp_bet": self.counting.ramp.bet(at) * self.unit}
         self._table.deal(self.next_bet, behind=behind or None, pairs=pairs)
         number = PracticeRound.objects.filter(session=self.session).count() + 1
-        self._round = PracticeRound(session=self.session, number=number, bet=self.next_bet)
+        self._round = PracticeRound(
+            session=self.session, number=number, bet=self.next_bet, **counted
+        )
         self._round_changed = True
         self._close_round_if_over()
+
+    @property
+    def unit(self) -> int:
+        """Chips a betting unit is worth in counting mode: the table minimum."""
+        return self._table.limits.minimum
+
+    def count(self, running: Fraction, true: int) -> None:
+        """Counting mode: the player's answer to the count the table asked for, kept with
+        the count a counter had."""
+        asked = None if self.counting is None else self.counting.question
+        if self.counting is None or asked is None:
+            raise Refused(_("The table has not asked for the count."))
+        self._count_check = CountCheck(
+            session=self.session,
+            after_round=asked.after_round,
+            reason=asked.reason,
+            running=str(asked.running),
+            true_count=asked.true_count,
+            running_answer=str(running),
+            true_answer=true,
+        )
+        self.counting = replace(self.counting, question=None)
 
     def act(self, action: str) -> None:
         """Take the player's decision, graded against the hard tier and recorded.
@@ -157,13 +198,29 @@ class PracticeTable:
                 raise Refused(_("Take your play back or make it anyway first."))
             self.held_action = ""  # made anyway: recorded already, as the mistake it is
         else:
-            grade = grade_decision(view, action)
-            self._record_decision(view, grade)
+            grade, deviation = self._grade(view, action)
+            self._record_decision(view, grade, deviation=deviation)
             if self.session.coach and not grade.is_correct:
                 self.held_action = grade.chosen.value
                 return
         self._table.act(action)
         self._close_round_if_over()
+
+    def _grade(self, view: PlayerView, action: str) -> tuple[Grade, bool]:
+        """The decision graded against the chart, or in counting mode against the index
+        play where the count calls for one (once the index table is worked out); second,
+        whether it did."""
+        grade = grade_decision(view, action)
+        if self.counting is None:
+            return grade, False
+        mode = self.counting
+        request = IndexRequest(self._table.rules, mode.count.system, mode.method)
+        try:
+            indices = load_indices(request, compute_inline=False)
+        except IndexTablePending:
+            return grade, False
+        true = mode.now(self._table.public())[1]
+        return grade_at_count(grade, indices.entries, true, view.legal)
 
     def take_back(self) -> None:
         """Coach mode: drop the held-back mistake and decide again. It stays recorded (it
@@ -205,6 +262,7 @@ class PracticeTable:
             "balance": balance,
             "next_bet": self.next_bet,
             "held_action": self.held_action,
+            "counting": None if self.counting is None else self.counting.to_json(),
             "ended_at": self.ended_at,
             "changed_at": timezone.now(),
         }
@@ -221,6 +279,8 @@ class PracticeTable:
         if self._taken_back:
             Drill.objects.filter(pk__in=self._taken_back).update(taken_back=True)
         Bet.objects.bulk_create(self._bets)
+        if self._count_check is not None:
+            self._count_check.save()
         for name, value in changes.items():
             setattr(self.session, name, value)
 
@@ -232,7 +292,7 @@ class PracticeTable:
             self._round = PracticeRound.objects.filter(session=self.session).latest("number")
         return self._round
 
-    def _record_decision(self, view: PlayerView, grade: Grade) -> None:
+    def _record_decision(self, view: PlayerView, grade: Grade, *, deviation: bool) -> None:
         session = self.session
         now = timezone.now()
         self._round_record()
@@ -253,6 +313,7 @@ class PracticeTable:
                 correct_action=grade.correct.value,
                 correct_code=grade.code,
                 ev_lost=Decimal(f"{grade.ev_lost:.6f}"),
+                deviation=deviation,
                 response_ms=max(0, int((now - session.changed_at).total_seconds() * 1000)),
             )
         )
@@ -287,6 +348,8 @@ class PracticeTable:
         record.history = history_to_json(rnd.history())
         self._round_changed = True
         self._record_bets(record, rnd.history())
+        if self.counting is not None:
+            self.counting = self.counting.after_round(self._table.public(), record.number)
         limits = self._table.limits
         self.next_bet = min(self.next_bet, balance - balance % limits.step, limits.maximum)
 

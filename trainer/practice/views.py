@@ -54,6 +54,7 @@ def practice_start(request: HtmxHttpRequest) -> HttpResponse:
                 seats=[services.SeatChoice(seat, tier) for seat, tier in form.seats()],
                 hints=data["hints"],
                 coach=data["coach"],
+                counting=form.counting_mode(),
                 shoe=data.get("shoe"),
             )
         except Refused as refused:
@@ -156,7 +157,7 @@ def _focus_after(op: TableOp | None) -> str | None:
     match op:
         case TableOp.DEAL | TableOp.ACT | TableOp.TAKE_BACK:
             return "status"
-        case TableOp.CHIP | TableOp.CLEAR:
+        case TableOp.CHIP | TableOp.CLEAR | TableOp.COUNT:
             return "deal"
     return None
 
@@ -176,6 +177,10 @@ def _table_request(owner: Owner, session_id: int, form: TableForm) -> TableSnaps
             return services.practice_act(**table, action=data["action"])
         case TableOp.TAKE_BACK:
             return services.practice_take_back(**table)
+        case TableOp.COUNT:
+            return services.practice_count(
+                **table, running=data["running"], true=data["true_count"]
+            )
         case TableOp.END:
             return services.practice_end(**table)
     raise AssertionError(f"no such request: {data['op']!r}")  # the form allows no other
