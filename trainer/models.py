@@ -353,6 +353,24 @@ class PracticeRound(models.Model):
         return f"round {self.number} of practice {self.session_id}"
 
 
+class CasinoCheck(models.Model):
+    """An attempt at the casino-ready check (trainer/counting/casino.py): one shoe at a
+    counting-mode practice table, graded against the stated standard once the shoe ends,
+    or failed when the session is ended before. Owned through its session."""
+
+    session = models.OneToOneField(
+        PracticeSession, on_delete=models.CASCADE, related_name="casino_check"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    passed = models.BooleanField(null=True)
+    #: What the attempt is graded on (`trainer.counting.casino.CheckFigures`).
+    figures = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"casino-ready check {self.pk} (practice {self.session_id})"
+
+
 class CountCheck(models.Model):
     """A count a counting-mode practice table asked for (trainer/practice/counting.py): after
     which round and why (the shoe's end, or a moment drawn at random), the running and true
@@ -372,6 +390,8 @@ class CountCheck(models.Model):
     running_answer = models.CharField(max_length=12)
     true_answer = models.SmallIntegerField()
     answered_at = models.DateTimeField(auto_now_add=True)
+    #: From the question shown to the answer, by the server's clock.
+    seconds = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["after_round"]

@@ -35,6 +35,8 @@ trainer_patterns = [
     path("counting/indices/<int:question_id>/", counting.index_question, name="index-question"),
     path("counting/true-count/", counting.true_count, name="true-count"),
     path("counting/your-game/", counting.your_game, name="your-game"),
+    path("counting/casino-ready/", counting.casino_ready, name="casino-ready"),
+    path("counting/casino-ready/<int:check_id>/", counting.casino_attempt, name="casino-attempt"),
     path(
         "counting/true-count/<int:question_id>/",
         counting.true_count_question,

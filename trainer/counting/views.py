@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.counting.index_store import IndexTablePending
-from trainer.counting import selectors, services
+from trainer.counting import casino, selectors, services
 from trainer.counting.forms import (
     CONVERSION_LABELS,
     ESTIMATE_LABELS,
@@ -373,3 +373,50 @@ def your_game(request: HttpRequest) -> HttpResponse:
     }
     status = 429 if state is analyses.Analysis.LIMITED else 400 if form.errors else 200
     return render(request, "trainer/counting/your_game.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def casino_ready(request: HttpRequest) -> HttpResponse:
+    """The casino-ready check: its standard, the player's attempts, and a POST to start
+    one (a counting-mode practice table on the player's own game)."""
+    owner = owner_known(request)
+    game = player_game(owner)
+    table_ready = analyses.indices_ready(game.request().index)
+    error = None
+    if request.method == "POST" and table_ready:
+        try:
+            check = casino.check_start(owner_of(request), game)
+        except Refused as refused:
+            error = str(refused)
+        else:
+            return redirect("trainer:table", session_id=check.session_id)
+    context = {
+        "game": game,
+        "table_ready": table_ready,
+        "index_query": urlencode(game.index_query),
+        "attempts": casino.owner_checks(owner) if owner else [],
+        "error": error,
+        "play_seconds": casino.PLAY_SECONDS,
+        "count_seconds": casino.COUNT_SECONDS,
+    }
+    status = 400 if error else 200
+    return render(request, "trainer/counting/casino_ready.html", context, status=status)
+
+
+@require_GET
+def casino_attempt(request: HttpRequest, check_id: int) -> HttpResponse:
+    """One attempt: under way (back to its table), or graded against the standard."""
+    owner = owner_known(request)
+    if owner is None:
+        raise Http404
+    try:
+        check = casino.owner_check(owner, check_id)
+    except NotFound as missing:
+        raise Http404(str(missing)) from missing
+    context = {
+        "check": check,
+        "figures": casino.figures_shown(check),
+        "play_seconds": casino.PLAY_SECONDS,
+        "count_seconds": casino.COUNT_SECONDS,
+    }
+    return render(request, "trainer/counting/casino_attempt.html", context)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
@@ -36,12 +37,14 @@ _RNG = secrets.SystemRandom()
 
 @dataclass(frozen=True)
 class CountQuestion:
-    """The count the table asked for after round ``after_round``, as a counter had it."""
+    """The count the table asked for after round ``after_round``, as a counter had it, and
+    when it was asked."""
 
     after_round: int
     reason: str
     running: Fraction
     true_count: int
+    asked_at: datetime
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,8 @@ class CountingMode:
             ramp=parse_ramp(data["ramp"], int(data["below"])),
             count=count,
             question=None if asked is None else CountQuestion(
-                asked["after_round"], asked["reason"], Fraction(asked["running"]), asked["true"]
+                asked["after_round"], asked["reason"], Fraction(asked["running"]), asked["true"],
+                datetime.fromisoformat(asked["asked_at"]),
             ),
         )  # fmt: skip
 
@@ -84,6 +88,7 @@ class CountingMode:
             "question": None if asked is None else {
                 "after_round": asked.after_round, "reason": asked.reason,
                 "running": str(asked.running), "true": asked.true_count,
+                "asked_at": asked.asked_at.isoformat(),
             },
         }  # fmt: skip
 
@@ -105,7 +110,7 @@ class CountingMode:
             return true_count(fresh.running, 52 * fresh.decks, self.method)
         return self.now(table)[1]
 
-    def after_round(self, table: PublicTable, number: int) -> CountingMode:
+    def after_round(self, table: PublicTable, number: int, now: datetime) -> CountingMode:
         """The count once round ``number`` is over, and the question the table puts, if
         it asks now: at the shoe's end always, otherwise once in `ASK_ONE_IN`."""
         counted = replace(self, count=self.count.after(table.history))
@@ -115,7 +120,8 @@ class CountingMode:
         if reason is None or not seen_cards(table.history):
             return counted
         running, true = counted.now(table)
-        return replace(counted, question=CountQuestion(number, reason, running, true))
+        asked = CountQuestion(number, reason, running, true, now)
+        return replace(counted, question=asked)
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,8 @@ class CountingView:
     last_bet: tuple[int, int, int] | None
     #: The latest count given, if it answered the latest question asked.
     last_check: CountCheck | None
+    #: The casino-ready check this table is an attempt at, if it is one.
+    casino_check: int | None = None
 
     @classmethod
     def of(
@@ -143,6 +151,7 @@ class CountingView:
         unit: int,
         last_round: PracticeRound | None,
         last_check: CountCheck | None,
+        casino_check: int | None = None,
     ) -> CountingView:
         running, true = mode.now(table)
         bet = None
@@ -162,6 +171,7 @@ class CountingView:
             unit=unit,
             last_bet=bet,
             last_check=last_check if latest else None,
+            casino_check=casino_check,
         )
 
     @property

@@ -11,7 +11,7 @@ from django.http import Http404
 
 from engine.bots import Bot, hard_bot
 from engine.table import PublicTable
-from trainer.models import CountCheck, Drill, PracticeRound, PracticeSession
+from trainer.models import CasinoCheck, CountCheck, Drill, PracticeRound, PracticeSession
 from trainer.practice.counting import CountingMode, CountingView
 from trainer.practice.table import TableSnapshot
 from trainer.shared.owners import Owner
@@ -75,6 +75,9 @@ def table_on_show(session: PracticeSession, table: PublicTable | None = None) ->
             unit=table.limits.minimum,
             last_round=session.rounds.order_by("-number").first(),
             last_check=session.count_checks.order_by("-pk").first(),
+            casino_check=CasinoCheck.objects.filter(session=session)
+            .values_list("pk", flat=True)
+            .first(),
         )
     return TableOnShow(
         session=session,

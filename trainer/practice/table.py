@@ -35,7 +35,14 @@ from engine.round import Phase
 from engine.round_codec import history_to_json
 from engine.table import PLAYER, PublicTable, Table
 from engine.view import PlayerView
-from trainer.models import Bet, CountCheck, Drill, PracticeRound, PracticeSession
+from trainer.models import (
+    Bet,
+    CasinoCheck,
+    CountCheck,
+    Drill,
+    PracticeRound,
+    PracticeSession,
+)
 from trainer.practice.counting import CountingMode
 from trainer.shared import unit_of_work
 from trainer.shared.owners import Owner
@@ -167,6 +174,7 @@ class PracticeTable:
         asked = None if self.counting is None else self.counting.question
         if self.counting is None or asked is None:
             raise Refused(_("The table has not asked for the count."))
+        now = timezone.now()
         self._count_check = CountCheck(
             session=self.session,
             after_round=asked.after_round,
@@ -175,8 +183,11 @@ class PracticeTable:
             true_count=asked.true_count,
             running_answer=str(running),
             true_answer=true,
+            seconds=(now - asked.asked_at).total_seconds(),
         )
         self.counting = replace(self.counting, question=None)
+        if asked.reason == "shuffle" and CasinoCheck.objects.filter(session=self.session).exists():
+            self.ended_at = now  # the check's shoe is over: the attempt is graded
 
     def act(self, action: str) -> None:
         """Take the player's decision, graded against the hard tier and recorded.
@@ -349,7 +360,9 @@ class PracticeTable:
         self._round_changed = True
         self._record_bets(record, rnd.history())
         if self.counting is not None:
-            self.counting = self.counting.after_round(self._table.public(), record.number)
+            self.counting = self.counting.after_round(
+                self._table.public(), record.number, timezone.now()
+            )
         limits = self._table.limits
         self.next_bet = min(self.next_bet, balance - balance % limits.step, limits.maximum)
 

@@ -14,6 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from engine.rules import PRESETS, Rules
+from trainer.models import CasinoCheck, PracticeSession
 from trainer.practice import selectors, services
 from trainer.practice.forms import (
     PracticeStartForm,
@@ -126,11 +127,9 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             else:
                 if op is TableOp.DEAL:
                     seen = 0  # a new round: every line of its story is new
-                if op is TableOp.END:
-                    summary = reverse("trainer:practice-summary", args=[session_id])
-                    return (
-                        HttpResponseClientRedirect(summary) if request.htmx else redirect(summary)
-                    )
+                if shown.session.ended_at is not None:  # ended, or a check's shoe is over
+                    after = _after_the_end(shown.session)
+                    return HttpResponseClientRedirect(after) if request.htmx else redirect(after)
         if not request.htmx and error is None:
             return redirect("trainer:table", session_id=session_id)  # POST/redirect/GET
     if shown is None:
@@ -148,6 +147,15 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         "letter_keys": preferences_of(request).letter_keys,
     }
     return render(request, template, context, status=400 if error and not request.htmx else 200)
+
+
+def _after_the_end(session: PracticeSession) -> str:
+    """Where a session that has just ended leads: its casino-ready check's grade, if it
+    was an attempt at it, else its summary."""
+    check = CasinoCheck.objects.filter(session=session).values_list("pk", flat=True).first()
+    if check is not None:
+        return reverse("trainer:casino-attempt", args=[check])
+    return reverse("trainer:practice-summary", args=[session.pk])
 
 
 def _focus_after(op: TableOp | None) -> str | None:

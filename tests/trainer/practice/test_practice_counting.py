@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import UTC, datetime
 from fractions import Fraction
 
 import pytest
@@ -56,12 +57,14 @@ def test_the_count_carried_is_the_count_of_every_card_the_player_saw(
         table.deal(table.limits.minimum)
         while table.players_turn:
             public = table.public()
+            assert table.round is not None
+            dealer = table.round.dealer.cards
             assert mode.now(public)[0] == seen_by_the_player(table) - (
-                HI_LO.tag(CARDS[table.round.dealer.cards[1]]) if None in public.dealer else 0
+                HI_LO.tag(CARDS[dealer[1]]) if None in public.dealer else 0
             )
             table.act(play(table.view()))
         public = table.public()
-        mode = mode.after_round(public, number)
+        mode = mode.after_round(public, number, datetime.now(UTC))
         assert mode.count.running == seen_by_the_player(table)
         if public.cut_card_out:
             shuffles += 1
@@ -221,7 +224,7 @@ def test_a_play_the_count_changes_is_graded_against_the_index_play(
     assert (decision.correct_action, decision.deviation) == (right, deviation)
     assert decision.is_correct is (right == "stand")
     if not decision.is_correct:
-        assert decision.ev_lost > 0
+        assert decision.ev_lost is not None and decision.ev_lost > 0
     summary = client.get(f"{table_url(session)}summary/").content.decode()
     assert "Deviations the count called for" in summary
 
