@@ -62,7 +62,7 @@ def test_a_player_simulates_their_game_and_sees_what_their_mistakes_cost(
 
     analysis_run(started[0])  # the background job; the page finds its figures by itself
     expect(page.get_by_test_id("game-figures")).to_be_visible(timeout=15_000)
-    expect(page.get_by_test_id("game-table").locator("tbody tr")).to_have_count(5)
+    expect(page.get_by_test_id("game-table").locator("tbody tr")).to_have_count(6)
     expect(page.get_by_test_id("game-costs").locator("tbody tr")).to_have_count(1)
     page.locator("#id_bank").fill("500")
     page.locator("form.game-bank button").click()

@@ -1,13 +1,14 @@
 """The casino-ready check (issue 27): one shoe dealt to the cut card at a full practice
 table in counting mode, graded against a stated standard.
 
-An attempt is a practice session in counting mode (trainer/practice/counting.py) on the
-player's own game (`trainer.counting.your_game.player_game`: the rules, system and method
-of their latest index play, the ramp of their latest bet), the player in the middle seat
-among six bots. It ends when the count asked before the shuffle is given, or when the
-player ends the session first (not passed). It passes when, over that shoe:
+An attempt is a practice session in counting mode (trainer/practice/counting.py), started
+by the practice table's own start form, filled here (`start_fields`), on the player's own
+game (`trainer.counting.your_game.player_game`: the rules, system and method of their
+latest index play, the ramp of their latest bet), the player in the middle seat among six
+bots. It ends when the count asked before the shuffle is given, or when the player ends
+the session first (not passed). It passes when, over that shoe:
 
-- every count asked is right, running and true (`COUNTS_RIGHT`);
+- every count asked is right, running and true;
 - every bet is the ramp's at its true count;
 - every deviation the count called for is played right;
 - the pace is a casino's: each play within `PLAY_SECONDS`, each count within
@@ -20,15 +21,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from django.db import transaction
-
-from engine.counting.true_count import TrueCountMethod
 from trainer.counting.your_game import PlayerGame
 from trainer.models import CasinoCheck, CountCheck, Drill, PracticeSession
-from trainer.practice.counting import CountingMode
-from trainer.practice.services import SeatChoice, practice_start
 from trainer.shared.owners import Owner
-from trainer.shared.seats import Sitter
 from trainer.shared.unit_of_work import NotFound
 
 #: The pace of a casino table: the longest a play or a count may take.
@@ -37,24 +32,29 @@ COUNT_SECONDS = 15
 #: Chips to sit down with: room for a ramp's top bets through a shoe.
 BANKROLL = 5000
 #: Where everyone sits: the player in the middle, bots of the normal tier around them.
-SEATS = tuple(SeatChoice(seat, Sitter.YOU if seat == 4 else Sitter.NORMAL) for seat in range(1, 8))
+PLAYER_SEAT = 4
+BOT_TIER = "normal"
 
 
-def check_start(owner: Owner, game: PlayerGame) -> CasinoCheck:
-    """A new attempt: a counting-mode table on the player's game (their open table, if
-    any, is ended first, as a new practice table ends it)."""
-    request = game.request().index
-    mode = CountingMode.start(
-        request.rules,
-        system=game.index.system,
-        method=TrueCountMethod(game.index.estimate, game.index.conversion),
-        ramp=game.ramp,
-    )
-    with transaction.atomic():
-        session = practice_start(
-            owner=owner, rules=request.rules, bankroll=BANKROLL, seats=SEATS, counting=mode
-        )
-        return CasinoCheck.objects.create(session=session)
+def start_fields(game: PlayerGame) -> dict[str, str]:
+    """The practice table's start form, filled for an attempt on ``game`` (the check's
+    page posts it, hidden): the practice feature makes the table and its record."""
+    index = game.index
+    fields = {
+        "rules": index.rules_name,
+        "custom_rules": index.rules_changes,
+        "bankroll": str(BANKROLL),
+        "counting": "on",
+        "counting_system": index.system,
+        "counting_ramp": game.ramp_text,
+        "counting_below": str(game.ramp.below),
+        "counting_estimate": index.estimate.value,
+        "counting_conversion": index.conversion.value,
+        "casino_check": "on",
+    }
+    for seat in range(1, 8):
+        fields[f"seat_{seat}"] = "you" if seat == PLAYER_SEAT else BOT_TIER
+    return fields
 
 
 @dataclass(frozen=True)

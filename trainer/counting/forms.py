@@ -12,32 +12,16 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.counting.conversion import SHOE_DECKS
 from engine.counting.drill import CHECKPOINTS, GROUPS
-from engine.counting.risk import parse_ramp
 from engine.counting.systems import SYSTEMS, CountingError
 from engine.counting.true_count import Conversion, DeckEstimate
 from engine.rules import PRESETS
 from trainer.counting.services import IndexSettings, RunSettings, TrueCountSettings
+from trainer.shared.counts import FIRST_RAMP, RAMP_MOST, parse_count, table_ramp
 from trainer.shared.rule_changes import RuleChanges, custom_rules_of
 from trainer.shared.rules_words import PRESET_NAMES
 
 #: Cards a second a player may choose, in tenths.
 PACES = (5, 10, 15, 20, 30, 40)
-#: How a count may be typed: a whole number or a half, signed ("-2", "+3", "3.5", "3,5",
-#: "3½", "−1" with a typographic minus).
-_COUNT = re.compile(r"^([+-]?)(\d{1,3})?(?:([.,]5)|(½))?$")
-
-
-def parse_count(text: str) -> Fraction | None:
-    """The count typed, or None if it is not one.
-
-    >>> parse_count("-3"), parse_count("3,5"), parse_count("−½"), parse_count("2.25")
-    (Fraction(-3, 1), Fraction(7, 2), Fraction(-1, 2), None)
-    """
-    found = _COUNT.match(text.strip().replace("−", "-").replace(" ", ""))
-    if found is None or (found[2] is None and not (found[3] or found[4])):
-        return None
-    value = Fraction(int(found[2] or 0)) + (Fraction(1, 2) if found[3] or found[4] else 0)
-    return -value if found[1] == "-" else value
 
 
 class StartForm(forms.Form):
@@ -258,19 +242,13 @@ class IndexStartForm(MethodForm):
         return IndexSettings(data["rules"], data["system"], *self.method, data.get("changes", ""))
 
 
-#: The true counts a ramp may name (a shoe's true count stays well within them), and the
-#: most units it may bet at one.
-RAMP_COUNTS = (-10, 20)
-RAMP_MOST = 1000
-
-
 class BetStartForm(forms.Form):
     """The player's own bet ramp: COUNT:BET pairs in units, and the bet below it."""
 
     ramp = forms.CharField(
         label=_("My ramp (true count:bet, in units)"),
         max_length=200,
-        initial="1:2, 2:4, 3:8, 4:12",
+        initial=FIRST_RAMP,
         help_text=_(
             "At a count between two listed, the lower one's bet; above them all, the top bet."
         ),
@@ -283,13 +261,7 @@ class BetStartForm(forms.Form):
         cleaned = super().clean() or {}
         if "ramp" in cleaned and "below" in cleaned:
             try:
-                ramp = parse_ramp(cleaned["ramp"], cleaned["below"])
-                if not ramp.bets or not all(
-                    RAMP_COUNTS[0] <= count <= RAMP_COUNTS[1] and bet <= RAMP_MOST
-                    for count, bet in ramp.bets.items()
-                ):
-                    raise CountingError("a ramp with no count, or beyond a table's")
-                cleaned["bet_ramp"] = ramp
+                cleaned["bet_ramp"] = table_ramp(cleaned["ramp"], cleaned["below"])
             except CountingError:
                 self.add_error(
                     "ramp",

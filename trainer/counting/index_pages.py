@@ -15,10 +15,10 @@ from engine.cards import Card
 from engine.chart_vocabulary import UP_CARDS
 from engine.counting.index_table import book_index, chart_order
 from engine.counting.indices import IndexTable
-from trainer.counting.pages import count_text
 from trainer.models import IndexPlayQuestion
 from trainer.shared.cards import CardFace
 from trainer.shared.charts import row_title
+from trainer.shared.counts import count_text
 
 #: Each play an index decides, by name (a chart code never shows).
 PLAY_NAMES: dict[str, Promise] = {

@@ -12,22 +12,12 @@ from engine.counting.drill import CountGrade, checkpoints, counts_after, grade_c
 from engine.counting.systems import CountingSystem, system_named
 from trainer.models import CountingRun
 from trainer.shared.cards import CardFace
+from trainer.shared.counts import count_text
 
 #: The standards a player is shown beside their own figures (docs/counting.md).
 DECK_SECONDS = 30
 DECK_STREAK = 5
 TAG_SECONDS = 0.5
-
-
-def count_text(count: Fraction) -> str:
-    """A count as a counter says it: signed, halves as ½ ("+3", "0", "−2½").
-
-    >>> count_text(Fraction(7, 2)), count_text(Fraction(-2)), count_text(Fraction(0))
-    ('+3½', '−2', '0')
-    """
-    whole, half = divmod(abs(count), 1)
-    text = (str(int(whole)) if whole or not half else "") + ("½" if half else "")
-    return text if count == 0 else ("+" if count > 0 else "−") + text
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from fractions import Fraction
 from engine.counting.conversion import ShoeSeen
 from engine.counting.risk import BetRamp
 from engine.counting.true_count import CARDS_PER_DECK, Conversion, DeckEstimate
-from trainer.counting.pages import count_text
 from trainer.models import BetQuestion, TrueCountQuestion
+from trainer.shared.counts import count_text
 
 #: The goal an answer's time is shown beside (COUNTING.md, "Pass standards").
 ANSWER_SECONDS = 2

@@ -375,32 +375,22 @@ def your_game(request: HttpRequest) -> HttpResponse:
     return render(request, "trainer/counting/your_game.html", context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_GET
 def casino_ready(request: HttpRequest) -> HttpResponse:
-    """The casino-ready check: its standard, the player's attempts, and a POST to start
-    one (a counting-mode practice table on the player's own game)."""
+    """The casino-ready check: its standard, the player's attempts, and the start of one
+    (the practice table's start form, filled for the player's own game)."""
     owner = owner_known(request)
     game = player_game(owner)
-    table_ready = analyses.indices_ready(game.request().index)
-    error = None
-    if request.method == "POST" and table_ready:
-        try:
-            check = casino.check_start(owner_of(request), game)
-        except Refused as refused:
-            error = str(refused)
-        else:
-            return redirect("trainer:table", session_id=check.session_id)
     context = {
         "game": game,
-        "table_ready": table_ready,
+        "table_ready": analyses.indices_ready(game.request().index),
         "index_query": urlencode(game.index_query),
+        "start_fields": casino.start_fields(game),
         "attempts": casino.owner_checks(owner) if owner else [],
-        "error": error,
         "play_seconds": casino.PLAY_SECONDS,
         "count_seconds": casino.COUNT_SECONDS,
     }
-    status = 400 if error else 200
-    return render(request, "trainer/counting/casino_ready.html", context, status=status)
+    return render(request, "trainer/counting/casino_ready.html", context)
 
 
 @require_GET

@@ -30,10 +30,11 @@ from engine.counting.risk import BetRamp, parse_ramp, simple_risk_of_ruin
 from engine.counting.simulation import SLIP_KINDS, Slips
 from engine.counting.systems import CountingError, system_named
 from engine.counting.your_game import GameRequest, bank_for_risk, suggested_ramp
-from trainer.counting.forms import CONVERSION_LABELS, ESTIMATE_LABELS, BetStartForm, IndexStartForm
+from trainer.counting.forms import CONVERSION_LABELS, ESTIMATE_LABELS, IndexStartForm
 from trainer.counting.selectors import RECENT
 from trainer.counting.services import IndexSettings
 from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
+from trainer.shared.counts import FIRST_RAMP, ramp_text
 from trainer.shared.owners import Owner
 
 #: Each kind of mistake, as the page names it.
@@ -92,11 +93,6 @@ class PlayerGame:
                 "conversion": self.index.conversion.value}  # fmt: skip
 
 
-def ramp_text(ramp: BetRamp) -> str:
-    """A ramp as a player writes it ("1:2, 2:4, 3:8")."""
-    return ", ".join(f"{count}:{bet}" for count, bet in sorted(ramp.bets.items()))
-
-
 def player_game(owner: Owner | None) -> PlayerGame:
     """The game of ``owner``'s latest choices and their measured error rates."""
     return PlayerGame(_index_settings(owner), _ramp(owner), _measured(owner))
@@ -122,8 +118,7 @@ def _ramp(owner: Owner | None) -> BetRamp:
         BetQuestion.objects.filter(**owner.filter()).order_by("-created_at").first()
     )  # fmt: skip
     if latest is None:
-        fields = BetStartForm.base_fields
-        return parse_ramp(str(fields["ramp"].initial), int(fields["below"].initial))
+        return parse_ramp(FIRST_RAMP, 1)
     return parse_ramp(latest.ramp, latest.below)
 
 
@@ -161,6 +156,8 @@ class GameColumn:
     win_stderr: float
     sd_per_100: float
     n0: float | None
+    #: Win per 100 hands with a 10,000-unit bank at 13.5% risk, betting optimally.
+    score: float
     #: The risk of ruin of the player's bankroll, in percent.
     risk: float
     bank_for_risk: float | None
@@ -214,6 +211,7 @@ def game_figures(report: dict[str, Any], *, bank: int, risk: float, top: int) ->
             win_stderr=game["win_per_100_stderr"],
             sd_per_100=game["sd_per_100"],
             n0=game["n0"],
+            score=game["score"],
             risk=100 * simple_risk_of_ruin(win, variance, bank),
             bank_for_risk=needed if math.isfinite(needed) else None,
         )

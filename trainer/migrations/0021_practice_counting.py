@@ -4,6 +4,16 @@ from __future__ import annotations
 import django.db.models.deletion
 from django.db import migrations, models
 
+from trainer.shared import tallies
+
+
+def recreate_trigger(apps, schema_editor):
+    """SQLite adds the drill's new column by rebuilding its table, which drops the trigger
+    that counts each answer (0014): make it again."""
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute("DROP TRIGGER IF EXISTS drill_answer_tallied")
+        schema_editor.execute(tallies.sqlite_trigger(schema_editor.connection))
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -11,6 +21,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # Undone last, once the column is gone (its table rebuilt once more).
+        migrations.RunPython(migrations.RunPython.noop, recreate_trigger),
         migrations.AddField(
             model_name="drill",
             name="deviation",
@@ -65,4 +77,5 @@ class Migration(migrations.Migration):
                 "ordering": ["after_round"],
             },
         ),
+        migrations.RunPython(recreate_trigger, migrations.RunPython.noop),
     ]

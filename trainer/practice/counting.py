@@ -25,8 +25,8 @@ from engine.counting.table_count import TableCount, seen_cards
 from engine.counting.true_count import Conversion, DeckEstimate, TrueCountMethod, true_count
 from engine.rules import Rules
 from engine.table import PublicTable
-from trainer.counting.pages import count_text
 from trainer.models import CountCheck, Drill, PracticeRound
+from trainer.shared.counts import count_text, ramp_text
 
 #: After about one round in this many (drawn at random), and at each shoe's end, the
 #: table asks for the count.
@@ -167,7 +167,7 @@ class CountingView:
             asked=mode.question,
             running=running,
             true_count=true,
-            ramp=", ".join(f"{tc}:{units}" for tc, units in sorted(mode.ramp.bets.items())),
+            ramp=ramp_text(mode.ramp),
             unit=unit,
             last_bet=bet,
             last_check=last_check if latest else None,

@@ -9,12 +9,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.counting.risk import BetRamp
-from engine.counting.systems import SYSTEMS
-from engine.counting.true_count import DEFAULT_METHOD
+from engine.counting.systems import SYSTEMS, CountingError
+from engine.counting.true_count import DEFAULT_METHOD, Conversion, DeckEstimate, TrueCountMethod
 from engine.shoe import Shoe
 from engine.values import Action
-from trainer.counting.forms import BetStartForm, parse_count
 from trainer.practice.counting import CountingMode
+from trainer.shared.counts import FIRST_RAMP, RAMP_MOST, parse_count, table_ramp
 from trainer.shared.rule_changes import custom_rules_of
 from trainer.shared.rules_words import preset_name
 from trainer.shared.seats import DEFAULT_BANKROLL, DEFAULT_SEATS, SEAT_CHOICES, SEATS, Sitter
@@ -51,9 +51,23 @@ class PracticeStartForm(forms.Form):
     counting_ramp = forms.CharField(
         label=_("My ramp (true count:bet, in units of the table minimum)"),
         max_length=200,
-        initial=BetStartForm.base_fields["ramp"].initial,
+        initial=FIRST_RAMP,
         required=False,
     )
+
+    counting_below = forms.IntegerField(min_value=1, max_value=RAMP_MOST, initial=1, required=False)
+    counting_estimate = forms.ChoiceField(
+        choices=[(estimate.value, estimate.value) for estimate in DeckEstimate],
+        required=False,
+        widget=forms.HiddenInput,
+    )
+    counting_conversion = forms.ChoiceField(
+        choices=[(conversion.value, conversion.value) for conversion in Conversion],
+        required=False,
+        widget=forms.HiddenInput,
+    )
+    #: An attempt at the casino-ready check (its page posts this form, hidden).
+    casino_check = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, presets: list[str], bankrolls: tuple[int, ...],
                  stacked_shoes: bool = False, **kwargs: Any) -> None:  # fmt: skip
@@ -92,22 +106,30 @@ class PracticeStartForm(forms.Form):
         if cleaned.get("counting"):
             if not cleaned.get("counting_system"):
                 self.add_error("counting_system", _("Choose a counting system."))
-            ramp = BetStartForm({"ramp": cleaned.get("counting_ramp", ""), "below": 1})
-            if ramp.is_valid():
-                cleaned["ramp"] = ramp.cleaned_data["bet_ramp"]
-            else:
-                self.add_error("counting_ramp", ramp.errors["ramp"])
+            try:
+                below = cleaned.get("counting_below") or 1
+                cleaned["ramp"] = table_ramp(cleaned.get("counting_ramp", ""), below=below)
+            except CountingError:
+                self.add_error(
+                    "counting_ramp",
+                    _("Write the ramp as true count:bet pairs, such as 1:2, 2:4, 3:8: whole "
+                      "units of 1 or more, never falling as the count rises."),
+                )  # fmt: skip
         return cleaned
 
     def counting_mode(self) -> CountingMode | None:
-        """Counting mode as chosen (Hi-Lo's method for every system: half decks, floor),
-        or None."""
+        """Counting mode as chosen, or None; the true count is Hi-Lo's method (half decks,
+        floor) unless the form says another (the casino-ready check gives the player's)."""
         data = self.cleaned_data
         if not data.get("counting"):
             return None
+        method = TrueCountMethod(
+            DeckEstimate(data.get("counting_estimate") or DEFAULT_METHOD.estimate),
+            Conversion(data.get("counting_conversion") or DEFAULT_METHOD.conversion),
+        )
         ramp: BetRamp = data["ramp"]
         return CountingMode.start(
-            data["rules_in_play"], system=data["counting_system"], method=DEFAULT_METHOD, ramp=ramp
+            data["rules_in_play"], system=data["counting_system"], method=method, ramp=ramp
         )
 
     def seat_fields(self) -> list[forms.BoundField]:

@@ -23,7 +23,7 @@ from engine.errors import IllegalActionError
 from engine.rules import Rules
 from engine.shoe import Shoe
 from engine.table import BotSeat, Table
-from trainer.models import PracticeSession
+from trainer.models import CasinoCheck, PracticeSession
 from trainer.practice.counting import CountingMode
 from trainer.practice.table import PracticeTable, TableSnapshot, changing
 from trainer.shared.owners import Owner
@@ -53,11 +53,13 @@ def practice_start(
     hints: bool = False,
     coach: bool = False,
     counting: CountingMode | None = None,
+    casino_check: bool = False,
     shoe: Shoe | None = None,
 ) -> PracticeSession:
     """Sit down at a new table; a session still open is ended first (one table at a time).
 
-    ``counting`` plays it in counting mode (trainer/practice/counting.py). ``shoe`` is for
+    ``counting`` plays it in counting mode (trainer/practice/counting.py); ``casino_check``
+    makes it an attempt at the casino-ready check (trainer/counting/casino.py). ``shoe`` is for
     tests and demos only (a stacked shoe); by default the shoe is shuffled with the system
     CSPRNG.
     """
@@ -77,7 +79,7 @@ def practice_start(
         try:
             with transaction.atomic():
                 _end_open_tables(owner)
-                return PracticeSession.objects.create(
+                session = PracticeSession.objects.create(
                     **owner.fields(),
                     rules_name=rules.name,
                     rules_version=rules.version,
@@ -89,6 +91,9 @@ def practice_start(
                     coach=coach,
                     counting=None if counting is None else counting.to_json(),
                 )
+                if casino_check:
+                    CasinoCheck.objects.create(session=session)
+                return session
         except IntegrityError:
             # A racing start opened a table after we looked (the one-open-table constraint
             # held): look again, and end that one in turn.

@@ -56,6 +56,7 @@ def practice_start(request: HtmxHttpRequest) -> HttpResponse:
                 hints=data["hints"],
                 coach=data["coach"],
                 counting=form.counting_mode(),
+                casino_check=data["casino_check"] and data["counting"],
                 shoe=data.get("shoe"),
             )
         except Refused as refused:

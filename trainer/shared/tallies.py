@@ -180,7 +180,9 @@ def answer_statement(
 
 
 def sqlite_trigger(connection: BaseDatabaseWrapper) -> str:
-    """SQLite's trigger counting a drill as its answer's ``UPDATE`` answers it."""
+    """SQLite's trigger counting a drill as its answer's ``UPDATE`` answers it. A migration
+    that adds a column to the drills' table rebuilds it on SQLite, which drops the trigger:
+    such a migration makes it again (0021)."""
     table = connection.ops.quote_name(_decisions_table())
     body = ";\n".join(_upserts(connection, source="", where="TRUE", r="NEW.", one_row=True))
     return (

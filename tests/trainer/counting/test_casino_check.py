@@ -5,6 +5,7 @@ leaves, and is graded once against the stated standard; each player sees only th
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -41,8 +42,14 @@ def player(client: Client) -> AbstractBaseUser:
 
 
 def start(client: Client) -> CasinoCheck:
+    """Start an attempt as the check's page does: its hidden practice-table form."""
     store_index_table()
-    answer = client.post(PAGE)
+    page = client.get(PAGE).content.decode()
+    form = re.search(r'<form class="casino-start" method="post" action="([^"]+)">(.*?)</form>',
+                     page, re.S)  # fmt: skip
+    assert form is not None, page
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form[2]))
+    answer = client.post(form[1], fields)
     assert answer.status_code == 302, answer.content.decode()[:400]
     check = CasinoCheck.objects.get()
     assert answer["Location"] == f"/practice/{check.session_id}/"
@@ -65,10 +72,16 @@ def test_an_attempt_is_a_counting_table_on_the_players_game_among_six_bots(
     assert "Under way" in listed and f"/counting/casino-ready/{check.pk}/" in listed
 
 
-def test_without_the_index_table_no_attempt_starts(client: Client, player: Any) -> None:
+def test_without_the_index_table_no_attempt_is_offered(client: Client, player: Any) -> None:
     page = client.get(PAGE).content.decode()
-    assert 'data-testid="casino-no-table"' in page
-    assert client.post(PAGE).status_code == 200 and not CasinoCheck.objects.exists()
+    assert 'data-testid="casino-no-table"' in page and 'class="casino-start"' not in page
+    assert client.post(PAGE).status_code == 405
+
+
+def test_a_check_is_made_only_with_counting_mode(client: Client, player: Any) -> None:
+    fields = {"rules": "european", "bankroll": "1000", "seat_1": "you", "casino_check": "on"}
+    client.post("/practice/", {**fields, **{f"seat_{seat}": "" for seat in range(2, 8)}})
+    assert PracticeSession.objects.count() == 1 and not CasinoCheck.objects.exists()
 
 
 def test_leaving_before_the_shoe_ends_is_not_a_pass_and_leads_to_the_grade(
