@@ -22,7 +22,7 @@ from trainer.models import CasinoCheck, CountCheck, Drill, IndexPlayQuestion, Pr
 from trainer.practice import counting
 from trainer.shared.owners import Owner
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]  # also on PostgreSQL
 
 PAGE = "/counting/casino-ready/"
 

@@ -29,7 +29,7 @@ from trainer.models import (
 from trainer.shared.analyses import analysis_run
 from trainer.shared.owners import Owner
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]  # also on PostgreSQL
 
 PAGE = "/counting/your-game/"
 DECK = " ".join(["2c"] * 26 + ["10h"] * 26)

@@ -29,6 +29,8 @@ from trainer.models import CountCheck, Drill, PracticeRound, PracticeSession
 from trainer.practice import counting
 from trainer.practice.counting import CountingMode
 
+pytestmark = pytest.mark.database  # run on PostgreSQL too: row locks, JSON state
+
 RAMP = parse_ramp("1:2, 2:4, 3:8", below=1)
 # You 10s 9h = 19 against the 6d (hole 10c: 16); standing, the dealer draws 8s and busts.
 # The cards seen count Hi-Lo -1 +0 +1 -1 -1 +0 (10s 6d 9h 10c 8s): -2 ... then the next.
