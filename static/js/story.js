@@ -68,6 +68,10 @@ function tell(region) {
       if (!current()) return;
       element.classList.remove("story-later");
       element.classList.add("story-now");
+      // htmx could not focus an [autofocus] the story still hid (the field of a count the
+      // table asks for once the round is told): the focus fell to the page; give it now.
+      const wanted = element.matches("[autofocus]") ? element : element.querySelector("[autofocus]");
+      if (wanted && document.activeElement === document.body) wanted.focus();
     }, stepOf(element, "step") * pace);
   }
   for (const element of changing) {

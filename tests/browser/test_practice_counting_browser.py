@@ -9,10 +9,10 @@ import json
 import random
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.conftest import Screen, fits_the_width, settled
+from tests.browser.conftest import Screen, fits_the_width, settled, sit_down
 from tests.browser.test_accessibility_browser import violations
 from trainer.models import CountCheck
 from trainer.practice import counting
@@ -54,6 +54,7 @@ def test_a_counter_gives_the_count_the_table_asks_for_and_sees_it_graded(
     expect(page.get_by_test_id("the-count")).to_have_count(0)
     expect(page.get_by_test_id("bet-grade")).to_have_class("feedback--wrong")  # 10, not 20
     settled(page)
+    expect(page.locator("#count-running")).to_be_focused()
     found["asked"] = violations(page)
     assert fits_the_width(page)
     screen.shot(f"practice-counting-asked-{language}")
@@ -75,3 +76,29 @@ def test_a_counter_gives_the_count_the_table_asks_for_and_sees_it_graded(
     found["summary"] = violations(page)
     screen.shot(f"practice-counting-summary-{language}")
     assert all(not broken for broken in found.values()), json.dumps(found, ensure_ascii=False)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_counts_field_takes_the_focus_once_the_round_is_told(
+    page: Page, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With motion, the field shows only when the story reaches the round's end, too late
+    for htmx's autofocus: the story gives it the focus then."""
+    monkeypatch.setattr(counting, "_RNG", random.Random(0))
+    monkeypatch.setattr(counting, "ASK_ONE_IN", 1)
+    page.emulate_media(reduced_motion="no-preference")
+    sit_down(
+        page,
+        live_server.url,
+        SHOE,
+        ticked=("Counting mode: the table asks for the count and grades my bets",),
+    )
+    page.locator("button[name=op][value=deal]").click()
+    page.locator("button[name=action][value=stand]").click()
+    expect(page.locator("#count-running")).to_be_focused()
+    page.keyboard.type("-1")
+    page.keyboard.press("Tab")
+    page.keyboard.type("-2")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("count-grade")).to_have_class("feedback--right")

@@ -144,7 +144,13 @@ def table(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         "table": TableView.of(on_show, seen=seen),
         "error": error,
         "swapped": swapped,
-        "focus": _focus_after(op) if swapped else None,
+        "focus": _focus_after(
+            op, asks_count=on_show.counting is not None and on_show.counting.asked is not None
+        )
+        if swapped
+        else None,
+        # Counting mode: the count just given is graded aloud.
+        "answered_count": op is TableOp.COUNT and error is None,
         "letter_keys": preferences_of(request).letter_keys,
     }
     return render(request, template, context, status=400 if error and not request.htmx else 200)
@@ -159,10 +165,13 @@ def _after_the_end(session: PracticeSession) -> str:
     return reverse("trainer:practice-summary", args=[session.pk])
 
 
-def _focus_after(op: TableOp | None) -> str | None:
+def _focus_after(op: TableOp | None, *, asks_count: bool = False) -> str | None:
     """Where the player's own request puts the focus (an autofocus in the answer, which
     htmx follows): the table's status after a deal or a play ("Take it back" while the
-    coach holds one), the Deal button after a chip or a cleared bet."""
+    coach holds one), the Deal button after a chip or a cleared bet; in counting mode, the
+    count's field when the table asks for it once the round is over."""
+    if asks_count and op in (TableOp.DEAL, TableOp.ACT):
+        return "count"
     match op:
         case TableOp.DEAL | TableOp.ACT | TableOp.TAKE_BACK:
             return "status"

@@ -104,7 +104,9 @@ def test_a_count_is_asked_before_the_next_deal_and_graded(
 ) -> None:
     session = sit_down_counting(client, NINETEEN_V_SIX)
     send(client, session, "deal")
-    send(client, session, "act", action="stand")
+    played = send(client, session, "act", action="stand", seen=0).content.decode()
+    said = played[played.index('id="announcement"') :]
+    assert "The table asks: what is the count?" in said[: said.index("</div>")]
     page = client.get(table_url(session)).content.decode()
     assert 'data-testid="count-question"' in page and 'data-testid="the-count"' not in page
     refused = send(client, session, "deal")
@@ -117,7 +119,9 @@ def test_a_count_is_asked_before_the_next_deal_and_graded(
     assert (check.running, check.true_count, check.reason) == ("-1", -2, "random")
     assert (check.running_answer, check.true_answer) == ("-1", -2)
     shown = answer.content.decode()
-    assert 'data-testid="count-grade"' in shown and "Right:" in shown
+    assert 'data-testid="count-grade"' in shown
+    said = shown[shown.index('id="announcement"') :]
+    assert "Right: the running count is" in said[: said.index("</div>")]
     send(client, session, "deal")
     assert PracticeRound.objects.count() == 2
 
