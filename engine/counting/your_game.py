@@ -56,6 +56,7 @@ __all__ = [
     "Cost",
     "GameRequest",
     "YourGame",
+    "advantage_key",
     "bank_for_risk",
     "play_request",
     "suggested_ramp",
@@ -156,6 +157,12 @@ class GameRequest:
         data["index"] = self.index.key()
         text = json.dumps({"game": 1, **data}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def advantage_key(index: IndexRequest) -> str:
+    """Where the flat bettor's advantage by count of ``index``'s game is kept (any
+    simulation of it stores it: it depends on neither the ramp nor the mistakes)."""
+    return hashlib.sha256(f"advantage:{index.key()}".encode()).hexdigest()[:32]
 
 
 def play_request(request: GameRequest, progress: Callable[[float], None] | None = None) -> YourGame:

@@ -226,6 +226,12 @@ class CountingTotals:
     deviations: int
     deviations_right: int
     deviations_lost: float
+    #: What the bets off the ramp gave up, in chips expected (None until the game's
+    #: advantage by count has been simulated): a bet under the ramp where the count
+    #: favours the player, or over it where it does not, gives up its difference times
+    #: the advantage there. A bet over the ramp where the count favours the player gains
+    #: expectation and adds risk: an error, not a cost.
+    bets_lost: float | None
 
     @classmethod
     def of(
@@ -234,6 +240,7 @@ class CountingTotals:
         rounds: list[PracticeRound],
         decisions: list[Drill],
         unit: int,
+        advantage: dict[int, float] | None = None,
     ) -> CountingTotals:
         graded = [played for played in rounds if played.ramp_bet is not None]
         errors = [abs(check.true_answer - check.true_count) for check in checks]
@@ -249,4 +256,16 @@ class CountingTotals:
             deviations=len(called),
             deviations_right=sum(1 for decision in called if decision.is_correct),
             deviations_lost=float(sum(decision.ev_lost or 0 for decision in called)),
+            bets_lost=None if advantage is None else _bets_lost(graded, advantage),
         )
+
+
+def _bets_lost(rounds: list[PracticeRound], advantage: dict[int, float]) -> float:
+    """The chips expected that bets off the ramp gave up (`CountingTotals.bets_lost`)."""
+    lowest, highest = min(advantage), max(advantage)
+    lost = 0.0
+    for played in rounds:
+        assert played.ramp_bet is not None and played.true_count is not None
+        edge = advantage[min(max(played.true_count, lowest), highest)]
+        lost += max(0.0, (played.ramp_bet - played.bet) * edge)
+    return lost

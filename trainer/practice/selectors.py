@@ -10,10 +10,12 @@ from django.db.models import Count, F, Q, Sum
 from django.http import Http404
 
 from engine.bots import Bot, hard_bot
+from engine.counting.index_store import IndexRequest
 from engine.table import PublicTable
 from trainer.models import CasinoCheck, CountCheck, Drill, PracticeRound, PracticeSession
 from trainer.practice.counting import CountingMode, CountingView
 from trainer.practice.table import TableSnapshot
+from trainer.shared import analyses
 from trainer.shared.owners import Owner
 
 
@@ -100,22 +102,32 @@ class SessionRecord:
     rounds: list[PracticeRound]
     decisions: list[Drill]
     totals: dict[str, Any]
-    #: Counting mode: the counts the table asked for, and the answers.
+    #: Counting mode: the counts the table asked for, and the answers; the advantage per
+    #: unit bet at each true count of the session's game, once a simulation has measured
+    #: it (trainer.shared.analyses.advantage_by_count).
     count_checks: list[CountCheck]
+    advantage: dict[int, float] | None
 
 
 def session_record(session: PracticeSession) -> SessionRecord:
-    """The summary page's reads, in five queries whatever the session's length."""
+    """The summary page's reads, in six queries whatever the session's length."""
     decisions = Drill.objects.filter(practice_round__session=session).select_related(
         "practice_round"
     )
+    table = TableSnapshot.of(session).table
+    advantage = None
+    if session.counting is not None:
+        mode = CountingMode.from_json(session.counting, table.rules)
+        game = IndexRequest(table.rules, mode.count.system, mode.method)
+        advantage = analyses.advantage_by_count(game)
     return SessionRecord(
         session=session,
-        table=TableSnapshot.of(session).table,
+        table=table,
         rounds=list(session.rounds.all()),
         decisions=list(decisions.order_by("pk")),
         totals=session_totals(session),
         count_checks=list(session.count_checks.all()),
+        advantage=advantage,
     )
 
 

@@ -127,7 +127,11 @@ class SessionSummary:
             counting=None
             if session.counting is None
             else CountingTotals.of(
-                record.count_checks, record.rounds, record.decisions, table.limits.minimum
+                record.count_checks,
+                record.rounds,
+                record.decisions,
+                table.limits.minimum,
+                record.advantage,
             ),
         )
 

@@ -40,12 +40,15 @@ from engine.counting.index_store import (
     compute_and_store,
     load_indices,
 )
-from engine.counting.your_game import GameRequest, play_request
+from engine.counting.risk import linear_advantage
+from engine.counting.systems import CountingError
+from engine.counting.your_game import GameRequest, advantage_key, play_request
 from engine.rule_ranges import RulesError
 from engine.rules import PRESETS, Rules
 from engine.strategy import AnalysisPending, strategy_for
 from engine.strategy.store import analyse_and_store, rules_key
 from trainer.models import AnalysisJob, StoredAnalysis
+from trainer.shared.counts import RAMP_COUNTS
 from trainer.shared.throttle import Throttle, client_address
 
 logger = logging.getLogger(__name__)
@@ -400,7 +403,28 @@ def _simulate(job: AnalysisJob, request: GameRequest) -> None:
         AnalysisJob.objects.filter(pk=job.pk).update(done=int(100 * share))
 
     report = play_request(request, progress)
-    DatabaseStore().put(request.key(), json.dumps(report.to_json()).encode())
+    figures = report.to_json()
+    store = DatabaseStore()
+    store.put(request.key(), json.dumps(figures).encode())
+    store.put(advantage_key(request.index), json.dumps(figures["flat"]["by_count"]).encode())
+
+
+def advantage_by_count(request: IndexRequest) -> dict[int, float] | None:
+    """The flat bettor's advantage per unit bet at each true count of ``request``'s game,
+    from the straight line through the latest simulation of it (any player's: it depends
+    on neither ramp nor mistakes); None until one is stored, or if its advantage does not
+    rise with the count (too few rounds)."""
+    payload = DatabaseStore().get(advantage_key(request))
+    if payload is None:
+        return None
+    measured = {
+        int(count): (line["rounds"], line["advantage"])
+        for count, line in json.loads(payload).items()
+    }
+    try:
+        return linear_advantage(measured, lowest=RAMP_COUNTS[0], highest=RAMP_COUNTS[1])
+    except CountingError:
+        return None
 
 
 def analysis_run(key: str) -> None:

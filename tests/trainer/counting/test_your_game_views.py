@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from engine.counting.simulation import Slips
+from engine.counting.your_game import advantage_key
 from tests.counting_tables import store_index_table
 from trainer.counting.forms import IndexStartForm
 from trainer.counting.your_game import player_game
@@ -26,7 +27,7 @@ from trainer.models import (
     StoredAnalysis,
     TrueCountQuestion,
 )
-from trainer.shared.analyses import analysis_run
+from trainer.shared.analyses import DatabaseStore, analysis_run
 from trainer.shared.owners import Owner
 
 pytestmark = [pytest.mark.django_db, pytest.mark.database]  # also on PostgreSQL
@@ -129,6 +130,9 @@ def test_a_post_starts_the_simulation_once_and_the_page_follows_it_to_its_figure
     )
 
     analysis_run(launched[0])  # as the background process does
+    # The flat bettor's advantage by count is kept too, for the practice table's summary.
+    index = player_game(_owner(player)).request().index
+    assert DatabaseStore().get(advantage_key(index)) is not None
 
     assert (
         not AnalysisJob.objects.exists() and StoredAnalysis.objects.filter(key=launched[0]).exists()

@@ -5,6 +5,7 @@ ramp at the true count it was made at."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime
@@ -17,9 +18,11 @@ from hypothesis import strategies as st
 
 from engine.bots import hard_bot
 from engine.cards import CARDS
+from engine.counting.index_store import IndexRequest
 from engine.counting.risk import parse_ramp
 from engine.counting.systems import HI_LO
 from engine.counting.true_count import DEFAULT_METHOD, true_count
+from engine.counting.your_game import advantage_key
 from engine.rules import DELUXE, EUROPEAN, Rules
 from engine.shoe import Shoe
 from engine.table import Table
@@ -28,6 +31,7 @@ from tests.trainer.practice.test_practice_views import send, table_url
 from trainer.models import CountCheck, Drill, PracticeRound, PracticeSession
 from trainer.practice import counting
 from trainer.practice.counting import CountingMode
+from trainer.shared.analyses import DatabaseStore
 
 pytestmark = pytest.mark.database  # run on PostgreSQL too: row locks, JSON state
 
@@ -245,3 +249,22 @@ def test_without_its_index_table_every_play_is_graded_by_the_chart(
     send(client, session, "act", action="stand")
     decision = Drill.objects.get()
     assert (decision.correct_action, decision.deviation) == ("hit", False)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("line", "shown"), [(None, "—"), ({-1: 0.0, 0: 0.01, 1: 0.02}, "0.20")])
+def test_the_summary_says_what_bets_under_the_ramp_gave_up_once_the_game_is_simulated(
+    client: Client, always_asks: None, line: dict[int, float] | None, shown: str
+) -> None:
+    """The ramp bets 3 units (30 chips) at the fresh shoe's true count of 0, where the
+    simulated advantage is 1% a unit: betting 10 gives up 20 × 0.01 = 0.20 chips."""
+    if line is not None:
+        key = advantage_key(IndexRequest(EUROPEAN, HI_LO, DEFAULT_METHOD))
+        stored = {str(tc): {"rounds": 1000, "advantage": edge} for tc, edge in line.items()}
+        DatabaseStore().put(key, json.dumps(stored).encode())
+    session = sit_down_counting(client, NINETEEN_V_SIX, ramp="0:3")
+    send(client, session, "deal")
+    send(client, session, "act", action="stand")
+    summary = client.get(f"{table_url(session)}summary/").content.decode()
+    found = re.search(r'data-testid="bets-lost">([^<]*)<', summary)
+    assert found is not None and found[1] == shown
