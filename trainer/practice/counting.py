@@ -19,6 +19,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from engine.counting.index_store import IndexRequest
 from engine.counting.risk import BetRamp, parse_ramp
 from engine.counting.systems import system_named
 from engine.counting.table_count import TableCount, seen_cards
@@ -92,6 +93,10 @@ class CountingMode:
             },
         }  # fmt: skip
 
+    def index_request(self, rules: Rules) -> IndexRequest:
+        """The index table this mode grades deviations by, for a table of ``rules``."""
+        return IndexRequest(rules, self.count.system, self.method)
+
     def now(self, table: PublicTable) -> tuple[Fraction, int]:
         """The running and true count a counter has now: the rounds before and the face-up
         cards of the round shown, over the cards not yet dealt (a hole card face down
@@ -141,6 +146,9 @@ class CountingView:
     last_check: CountCheck | None
     #: The casino-ready check this table is an attempt at, if it is one.
     casino_check: int | None = None
+    #: The index table deviations are graded by is stored (until it is, the chart grades
+    #: every play).
+    indices_ready: bool = True
 
     @classmethod
     def of(
@@ -152,6 +160,7 @@ class CountingView:
         last_round: PracticeRound | None,
         last_check: CountCheck | None,
         casino_check: int | None = None,
+        indices_ready: bool = True,
     ) -> CountingView:
         running, true = mode.now(table)
         bet = None
@@ -172,6 +181,7 @@ class CountingView:
             last_bet=bet,
             last_check=last_check if latest else None,
             casino_check=casino_check,
+            indices_ready=indices_ready,
         )
 
     @property

@@ -10,9 +10,15 @@ from django.db.models import Count, F, Q, Sum
 from django.http import Http404
 
 from engine.bots import Bot, hard_bot
-from engine.counting.index_store import IndexRequest
 from engine.table import PublicTable
-from trainer.models import CasinoCheck, CountCheck, Drill, PracticeRound, PracticeSession
+from trainer.models import (
+    CasinoCheck,
+    CountCheck,
+    Drill,
+    PracticeRound,
+    PracticeSession,
+    StoredAnalysis,
+)
 from trainer.practice.counting import CountingMode, CountingView
 from trainer.practice.table import TableSnapshot
 from trainer.shared import analyses
@@ -71,8 +77,10 @@ def table_on_show(session: PracticeSession, table: PublicTable | None = None) ->
     hinted = session.hints and table.decision is not None
     counting = None
     if session.counting is not None:
+        mode = CountingMode.from_json(session.counting, table.rules)
+        stored = StoredAnalysis.objects.filter(key=mode.index_request(table.rules).key())
         counting = CountingView.of(
-            CountingMode.from_json(session.counting, table.rules),
+            mode,
             table,
             unit=table.limits.minimum,
             last_round=session.rounds.order_by("-number").first(),
@@ -80,6 +88,7 @@ def table_on_show(session: PracticeSession, table: PublicTable | None = None) ->
             casino_check=CasinoCheck.objects.filter(session=session)
             .values_list("pk", flat=True)
             .first(),
+            indices_ready=stored.exists(),
         )
     return TableOnShow(
         session=session,
@@ -118,8 +127,7 @@ def session_record(session: PracticeSession) -> SessionRecord:
     advantage = None
     if session.counting is not None:
         mode = CountingMode.from_json(session.counting, table.rules)
-        game = IndexRequest(table.rules, mode.count.system, mode.method)
-        advantage = analyses.advantage_by_count(game)
+        advantage = analyses.advantage_by_count(mode.index_request(table.rules))
     return SessionRecord(
         session=session,
         table=table,

@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.counting.deviations import grade_at_count
-from engine.counting.index_store import IndexRequest, IndexTablePending, load_indices
+from engine.counting.index_store import IndexTablePending, load_indices
 from engine.events import Event, StakeSettled
 from engine.grading import Grade, grade_decision
 from engine.round import Phase
@@ -225,9 +225,8 @@ class PracticeTable:
         if self.counting is None:
             return grade, False
         mode = self.counting
-        request = IndexRequest(self._table.rules, mode.count.system, mode.method)
         try:
-            indices = load_indices(request, compute_inline=False)
+            indices = load_indices(mode.index_request(self._table.rules), compute_inline=False)
         except IndexTablePending:
             return grade, False
         true = mode.now(self._table.public())[1]

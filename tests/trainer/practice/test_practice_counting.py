@@ -113,6 +113,7 @@ def test_a_count_is_asked_before_the_next_deal_and_graded(
     assert "The table asks: what is the count?" in said[: said.index("</div>")]
     page = client.get(table_url(session)).content.decode()
     assert 'data-testid="count-question"' in page and 'data-testid="the-count"' not in page
+    assert 'data-testid="indices-pending"' in page  # no European Hi-Lo table stored here
     refused = send(client, session, "deal")
     assert "Give the count the table asked for first." in refused.content.decode()
     assert PracticeRound.objects.count() == 1
@@ -237,6 +238,7 @@ def test_a_play_the_count_changes_is_graded_against_the_index_play(
         assert decision.ev_lost is not None and decision.ev_lost > 0
     summary = client.get(f"{table_url(session)}summary/").content.decode()
     assert "Deviations the count called for" in summary
+    assert 'data-testid="indices-pending"' not in client.get(table_url(session)).content.decode()
 
 
 @pytest.mark.django_db
