@@ -10,6 +10,8 @@ from django.db.models import Count, F, Q, Sum
 from django.http import Http404
 
 from engine.bots import Bot, hard_bot
+from engine.counting.deviations import counted_bot
+from engine.counting.index_store import IndexTablePending, load_indices
 from engine.table import PublicTable
 from trainer.models import (
     CasinoCheck,
@@ -75,9 +77,12 @@ def table_on_show(session: PracticeSession, table: PublicTable | None = None) ->
     if session.held_action:
         held = Drill.objects.filter(practice_round__session=session).order_by("-pk").first()
     hinted = session.hints and table.decision is not None
+    hint_bot = hard_bot(table.rules) if hinted else None
     counting = None
     if session.counting is not None:
         mode = CountingMode.from_json(session.counting, table.rules)
+        if hint_bot is not None:
+            hint_bot = _counted(hint_bot, mode, table)
         stored = StoredAnalysis.objects.filter(key=mode.index_request(table.rules).key())
         counting = CountingView.of(
             mode,
@@ -95,9 +100,19 @@ def table_on_show(session: PracticeSession, table: PublicTable | None = None) ->
         table=table,
         rounds_dealt=session.rounds.count(),
         held=held,
-        hint_bot=hard_bot(table.rules) if hinted else None,
+        hint_bot=hint_bot,
         counting=counting,
     )
+
+
+def _counted(bot: Bot, mode: CountingMode, table: PublicTable) -> Bot:
+    """A counting table's hint: the index play where the count calls for a deviation, as
+    the play is graded (the chart's alone while the index table is not worked out)."""
+    try:
+        indices = load_indices(mode.index_request(table.rules), compute_inline=False)
+    except IndexTablePending:
+        return bot
+    return counted_bot(bot, indices.entries, mode.now(table)[1])
 
 
 @dataclass(frozen=True)

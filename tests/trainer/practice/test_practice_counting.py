@@ -270,3 +270,22 @@ def test_the_summary_says_what_bets_under_the_ramp_gave_up_once_the_game_is_simu
     summary = client.get(f"{table_url(session)}summary/").content.decode()
     found = re.search(r'data-testid="bets-lost">([^<]*)<', summary)
     assert found is not None and found[1] == shown
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("true", "hint"), [(3, "Hint: Stand"), (-3, "Hint: Hit")])
+def test_a_hint_at_a_counting_table_is_the_play_the_count_grades_right(
+    client: Client, monkeypatch: pytest.MonkeyPatch, true: int, hint: str
+) -> None:
+    store_index_table()
+    monkeypatch.setattr(CountingMode, "now", lambda self, shown: (Fraction(true), true))
+    data = {
+        "rules": "american", "bankroll": "1000", "shoe": SIXTEEN_V_TEN, "seat_1": "you",
+        "hints": "on", "counting": "on", "counting_system": "hi-lo", "counting_ramp": "1:2",
+        **{f"seat_{seat}": "" for seat in range(2, 8)},
+    }  # fmt: skip
+    client.post("/practice/", data)
+    session = PracticeSession.objects.get()
+    page = send(client, session, "deal").content.decode()
+    found = re.search(r'data-testid="hint">([^<]*)<', page)
+    assert found is not None and found[1] == hint
