@@ -352,6 +352,11 @@ class PracticeRound(models.Model):
     def __str__(self) -> str:
         return f"round {self.number} of practice {self.session_id}"
 
+    @property
+    def on_ramp(self) -> bool:
+        """Counting mode: the bet was the ramp's at its true count."""
+        return self.bet == self.ramp_bet
+
 
 class CasinoCheck(models.Model):
     """An attempt at the casino-ready check (trainer/counting/casino.py): one shoe at a
@@ -398,6 +403,11 @@ class CountCheck(models.Model):
 
     def __str__(self) -> str:
         return f"count check after round {self.after_round} of practice {self.session_id}"
+
+    @property
+    def is_right(self) -> bool:
+        """Both counts given were the counter's."""
+        return (self.running, self.true_count) == (self.running_answer, self.true_answer)
 
 
 class Bet(PlayerRecord):

@@ -34,6 +34,7 @@ from engine.counting.systems import CountingError
 
 __all__ = [
     "BetRamp",
+    "bank_for_risk",
     "desirability_index",
     "linear_advantage",
     "n0",
@@ -117,6 +118,20 @@ def score(win: float, variance: float) -> float:
     (0 for a game with no edge, which an optimal bettor does not play)."""
     _check(win, variance)
     return 0.0 if win <= 0 else 1_000_000 * win * win / variance
+
+
+def bank_for_risk(win: float, variance: float, risk: float) -> float:
+    """The bankroll, in units, whose simple risk of ruin is ``risk`` (the inverse of
+    `simple_risk_of_ruin`); infinite for a game with no edge.
+
+    >>> round(simple_risk_of_ruin(0.02, 1.3, bank_for_risk(0.02, 1.3, 0.05)), 6)
+    0.05
+    """
+    if not 0 < risk < 1:
+        raise CountingError(f"a risk is above 0 and below 1: {risk}")
+    if variance <= 0:
+        raise CountingError("the variance must be above 0")
+    return math.inf if win <= 0 else -variance * math.log(risk) / (2 * win)
 
 
 @dataclass(frozen=True, slots=True)

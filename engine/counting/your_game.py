@@ -57,7 +57,6 @@ __all__ = [
     "GameRequest",
     "YourGame",
     "advantage_key",
-    "bank_for_risk",
     "play_request",
     "suggested_ramp",
     "your_game",
@@ -292,18 +291,3 @@ def suggested_ramp(
         if bet > max(rises.values(), default=minimum):
             rises[count] = bet
     return BetRamp(bets=rises, below=minimum)
-
-
-def bank_for_risk(win: float, variance: float, risk: float) -> float:
-    """The bankroll, in units, whose simple risk of ruin is ``risk`` (the inverse of
-    `engine.counting.risk.simple_risk_of_ruin`); infinite for a game with no edge.
-
-    >>> from engine.counting.risk import simple_risk_of_ruin
-    >>> round(simple_risk_of_ruin(0.02, 1.3, bank_for_risk(0.02, 1.3, 0.05)), 6)
-    0.05
-    """
-    if not 0 < risk < 1:
-        raise CountingError(f"a risk is above 0 and below 1: {risk}")
-    if variance <= 0:
-        raise CountingError("the variance must be above 0")
-    return math.inf if win <= 0 else -variance * math.log(risk) / (2 * win)

@@ -16,12 +16,13 @@ from engine.counting.index_store import IndexRequest
 from engine.counting.index_table import I18
 from engine.counting.risk import (
     BetRamp,
+    bank_for_risk,
     linear_advantage,
     optimal_bet_ramp,
     simple_risk_of_ruin,
 )
 from engine.counting.simulation import CounterSettings, Slips, _Counter, simulate_counter
-from engine.counting.your_game import GameRequest, bank_for_risk, suggested_ramp, your_game
+from engine.counting.your_game import GameRequest, suggested_ramp, your_game
 from engine.rules import AMERICAN
 from engine.shoe import Shoe
 

@@ -97,13 +97,9 @@ def figures_of(session: PracticeSession) -> CheckFigures:
     return CheckFigures(
         rounds=len(rounds),
         counts=len(checks),
-        counts_right=sum(
-            1
-            for check in checks
-            if (check.running, check.true_count) == (check.running_answer, check.true_answer)
-        ),
+        counts_right=sum(1 for check in checks if check.is_right),
         bets=len(rounds),
-        bets_right=sum(1 for played in rounds if played.bet == played.ramp_bet),
+        bets_right=sum(1 for played in rounds if played.on_ramp),
         deviations=len(called),
         deviations_right=sum(1 for play in called if play.is_correct),
         slowest_play=max(play_seconds, default=None),

@@ -16,7 +16,7 @@ from engine.counting.systems import SYSTEMS, CountingError
 from engine.counting.true_count import Conversion, DeckEstimate
 from engine.rules import PRESETS
 from trainer.counting.services import IndexSettings, RunSettings, TrueCountSettings
-from trainer.shared.counts import FIRST_RAMP, RAMP_MOST, parse_count, table_ramp
+from trainer.shared.counts import FIRST_RAMP, RAMP_MOST, RAMP_REFUSED, parse_count, table_ramp
 from trainer.shared.rule_changes import RuleChanges, custom_rules_of
 from trainer.shared.rules_words import PRESET_NAMES
 
@@ -263,11 +263,7 @@ class BetStartForm(forms.Form):
             try:
                 cleaned["bet_ramp"] = table_ramp(cleaned["ramp"], cleaned["below"])
             except CountingError:
-                self.add_error(
-                    "ramp",
-                    _("Write the ramp as true count:bet pairs, such as 1:2, 2:4, 3:8: whole "
-                      "units of 1 or more, never falling as the count rises."),
-                )  # fmt: skip
+                self.add_error("ramp", RAMP_REFUSED)
         return cleaned
 
 

@@ -26,12 +26,12 @@ from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from engine.counting.risk import BetRamp, parse_ramp, simple_risk_of_ruin
+from engine.counting.risk import BetRamp, bank_for_risk, parse_ramp, simple_risk_of_ruin
 from engine.counting.simulation import SLIP_KINDS, Slips
 from engine.counting.systems import CountingError, system_named
-from engine.counting.your_game import GameRequest, bank_for_risk, suggested_ramp
+from engine.counting.your_game import GameRequest, suggested_ramp
 from trainer.counting.forms import CONVERSION_LABELS, ESTIMATE_LABELS, IndexStartForm
-from trainer.counting.selectors import RECENT
+from trainer.counting.selectors import RECENT, answer_figures, bet_figures, index_figures
 from trainer.counting.services import IndexSettings
 from trainer.models import BetQuestion, CountingRun, IndexPlayQuestion, TrueCountQuestion
 from trainer.shared.counts import FIRST_RAMP, ramp_text
@@ -122,29 +122,28 @@ def _ramp(owner: Owner | None) -> BetRamp:
     return parse_ramp(latest.ramp, latest.below)
 
 
-def _latest(model: Any, owner: Owner | None, **filters: Any) -> list[Any]:
-    if owner is None:
-        return []
-    answered = model.objects.filter(**owner.filter(), **filters, answered_at__isnull=False)
-    return list(answered.order_by("-answered_at")[:RECENT])
-
-
-def _share(kind: str, graded: list[Any]) -> Measured:
-    wrong = sum(1 for question in graded if not question.right)
-    return Measured(kind, len(graded), wrong, round(wrong / len(graded), 2) if graded else 0.0)
+def _share(kind: str, answered: int, right: int) -> Measured:
+    wrong = answered - right
+    return Measured(kind, answered, wrong, round(wrong / answered, 2) if answered else 0.0)
 
 
 def _measured(owner: Owner | None) -> tuple[Measured, ...]:
-    runs = _latest(CountingRun, owner)
+    runs: list[CountingRun] = [] if owner is None else list(
+        CountingRun.objects.filter(**owner.filter(), answered_at__isnull=False)
+        .order_by("-answered_at")
+        .only("cards", "exact")[:RECENT]
+    )  # fmt: skip
     cards = sum(len(run.cards.split()) for run in runs)
     slipped = sum(1 for run in runs if not run.exact)
-    count = Measured("count", cards, slipped, round(slipped / cards, 4) if cards else 0.0)
-    converted = _latest(TrueCountQuestion, owner, kind=TrueCountQuestion.Kind.CONVERT)
+    converted = answer_figures(
+        TrueCountQuestion.objects.filter(kind=TrueCountQuestion.Kind.CONVERT), owner
+    )
+    plays, bets = index_figures(owner), bet_figures(owner)
     return (
-        count,
-        _share("true_count", converted),
-        _share("deviations", _latest(IndexPlayQuestion, owner)),
-        _share("bets", _latest(BetQuestion, owner)),
+        Measured("count", cards, slipped, round(slipped / cards, 4) if cards else 0.0),
+        _share("true_count", converted.answered, converted.right),
+        _share("deviations", plays.answered, plays.right),
+        _share("bets", bets.answered, bets.right),
     )
 
 

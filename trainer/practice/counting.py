@@ -195,10 +195,7 @@ class CountingView:
 
     @property
     def check_right(self) -> bool | None:
-        check = self.last_check
-        if check is None:
-            return None
-        return (check.running, check.true_count) == (check.running_answer, check.true_answer)
+        return None if self.last_check is None else self.last_check.is_right
 
     @property
     def the_count(self) -> tuple[str, str]:
@@ -261,7 +258,7 @@ class CountingTotals:
             true_right=sum(1 for error in errors if error == 0),
             true_error=sum(errors) / len(errors) if errors else None,
             bets=len(graded),
-            bets_right=sum(1 for played in graded if played.bet == played.ramp_bet),
+            bets_right=sum(1 for played in graded if played.on_ramp),
             units_off=sum(abs(played.bet - (played.ramp_bet or 0)) for played in graded) // unit,
             deviations=len(called),
             deviations_right=sum(1 for decision in called if decision.is_correct),

@@ -14,7 +14,7 @@ from engine.counting.true_count import DEFAULT_METHOD, Conversion, DeckEstimate,
 from engine.shoe import Shoe
 from engine.values import Action
 from trainer.practice.counting import CountingMode
-from trainer.shared.counts import FIRST_RAMP, RAMP_MOST, parse_count, table_ramp
+from trainer.shared.counts import FIRST_RAMP, RAMP_MOST, RAMP_REFUSED, parse_count, table_ramp
 from trainer.shared.rule_changes import custom_rules_of
 from trainer.shared.rules_words import preset_name
 from trainer.shared.seats import DEFAULT_BANKROLL, DEFAULT_SEATS, SEAT_CHOICES, SEATS, Sitter
@@ -110,11 +110,7 @@ class PracticeStartForm(forms.Form):
                 below = cleaned.get("counting_below") or 1
                 cleaned["ramp"] = table_ramp(cleaned.get("counting_ramp", ""), below=below)
             except CountingError:
-                self.add_error(
-                    "counting_ramp",
-                    _("Write the ramp as true count:bet pairs, such as 1:2, 2:4, 3:8: whole "
-                      "units of 1 or more, never falling as the count rises."),
-                )  # fmt: skip
+                self.add_error("counting_ramp", RAMP_REFUSED)
         return cleaned
 
     def counting_mode(self) -> CountingMode | None:

@@ -19,7 +19,6 @@ from trainer.models import (
     Drill,
     PracticeRound,
     PracticeSession,
-    StoredAnalysis,
 )
 from trainer.practice.counting import CountingMode, CountingView
 from trainer.practice.table import TableSnapshot
@@ -83,7 +82,6 @@ def table_on_show(session: PracticeSession, table: PublicTable | None = None) ->
         mode = CountingMode.from_json(session.counting, table.rules)
         if hint_bot is not None:
             hint_bot = _counted(hint_bot, mode, table)
-        stored = StoredAnalysis.objects.filter(key=mode.index_request(table.rules).key())
         counting = CountingView.of(
             mode,
             table,
@@ -93,7 +91,7 @@ def table_on_show(session: PracticeSession, table: PublicTable | None = None) ->
             casino_check=CasinoCheck.objects.filter(session=session)
             .values_list("pk", flat=True)
             .first(),
-            indices_ready=stored.exists(),
+            indices_ready=analyses.indices_ready(mode.index_request(table.rules)),
         )
     return TableOnShow(
         session=session,

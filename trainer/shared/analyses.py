@@ -36,9 +36,7 @@ from django.utils import timezone
 
 from engine.counting.index_store import (
     IndexRequest,
-    IndexTablePending,
     compute_and_store,
-    load_indices,
 )
 from engine.counting.risk import linear_advantage
 from engine.counting.systems import CountingError
@@ -162,12 +160,13 @@ def analysis_start(*, rules: Rules, visitor: str) -> Analysis:
 
 
 def indices_ready(request: IndexRequest) -> bool:
-    """Whether the index table of ``request`` is stored (never computed in a request)."""
-    try:
-        load_indices(request, compute_inline=False)
-    except IndexTablePending:
-        return False
-    return True
+    """Whether the index table of ``request`` is stored (never computed in a request, and
+    not read here: where it is used, `load_indices` reads it)."""
+    return _stored(request.key())
+
+
+def _stored(key: str) -> bool:
+    return StoredAnalysis.objects.filter(key=key).exists()
 
 
 def indices_state(request: IndexRequest) -> Analysis | None:
@@ -204,7 +203,7 @@ def game_report(request: GameRequest) -> dict[str, object] | None:
 
 def game_state(request: GameRequest) -> Analysis | None:
     """Where the simulation of ``request`` stands, starting nothing (as `indices_state`)."""
-    if StoredAnalysis.objects.filter(key=request.key()).exists():
+    if _stored(request.key()):
         return Analysis.READY
     job = AnalysisJob.objects.filter(key=request.key()).first()
     if job is None:
@@ -215,7 +214,7 @@ def game_state(request: GameRequest) -> Analysis | None:
 def game_start(*, request: GameRequest, visitor: str) -> Analysis:
     """`analysis_start` for the simulation of a player's game: the same slots and
     allowance, its own command (``manage.py simulate_game KEY``) and CPU budget."""
-    if StoredAnalysis.objects.filter(key=request.key()).exists():
+    if _stored(request.key()):
         return Analysis.READY
     return _start(request.key(), {GAME: request.to_json()}, visitor, "simulate_game")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from django.utils.translation import gettext_lazy as _
+
 from engine.counting.risk import BetRamp, parse_ramp
 from engine.counting.systems import CountingError
 
@@ -19,6 +21,11 @@ RAMP_COUNTS = (-10, 20)
 RAMP_MOST = 1000
 #: The ramp a player is first offered (true count:bet, in units).
 FIRST_RAMP = "1:2, 2:4, 3:8, 4:12"
+#: What a form says of a ramp `table_ramp` refuses.
+RAMP_REFUSED = _(
+    "Write the ramp as true count:bet pairs, such as 1:2, 2:4, 3:8: whole units of 1 or "
+    "more, never falling as the count rises."
+)
 
 
 def parse_count(text: str) -> Fraction | None:
