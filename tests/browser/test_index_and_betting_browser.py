@@ -24,8 +24,11 @@ from trainer.shared import analyses
 START = "/counting/indices/"
 
 
-def question_shown(page: Page) -> IndexPlayQuestion:
-    """The question ``page`` shows, once its plays or its grade are there."""
+def question_shown(page: Page, after: int | None = None) -> IndexPlayQuestion:
+    """The question ``page`` shows, once its plays or its grade are there; ``after``: the
+    question shown before, whose graded page stays until the next loads."""
+    if after is not None:
+        expect(page).not_to_have_url(re.compile(rf"/counting/indices/{after}/$"))
     expect(page.locator(".index-choices button, [data-testid=index-result]").first).to_be_visible()
     found = re.search(r"/counting/indices/(\d+)/$", page.url)
     assert found is not None, page.url
@@ -72,7 +75,7 @@ def test_a_keyboard_player_makes_an_index_play_and_is_told_what_it_gave_up(
     screen.shot("index-wrong")
 
     page.keyboard.press("Enter")
-    following = question_shown(page)
+    following = question_shown(page, after=question.pk)
     assert following.pk != question.pk and following.answered_at is None
 
 

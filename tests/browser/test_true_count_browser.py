@@ -41,8 +41,11 @@ def deal_a_shoe(page: Page, url: str) -> TrueCountQuestion:
     return question_shown(page)
 
 
-def question_shown(page: Page) -> TrueCountQuestion:
-    """The question whose page ``page`` shows, once its answer field or its grade is there."""
+def question_shown(page: Page, after: int | None = None) -> TrueCountQuestion:
+    """The question whose page ``page`` shows, once its answer field or its grade is there;
+    ``after``: the question shown before, whose graded page stays until the next loads."""
+    if after is not None:
+        expect(page).not_to_have_url(re.compile(rf"/counting/true-count/{after}/$"))
     expect(page.locator("input[name=answer], [data-testid=true-count-result]")).to_be_visible()
     found = re.search(r"/counting/true-count/(\d+)/$", page.url)
     assert found is not None, page.url
@@ -142,7 +145,7 @@ def test_a_guest_judges_the_decks_left_then_the_true_count_by_keyboard(
     screen.shot("true-count-decks-right")
     page.keyboard.press("Enter")
 
-    conversion = question_shown(page)
+    conversion = question_shown(page, after=question.pk)
     assert conversion.kind == TrueCountQuestion.Kind.CONVERT
     assert (conversion.dealt, conversion.running) == (question.dealt, question.running)
     running = Fraction(question.running)
@@ -169,7 +172,7 @@ def test_a_guest_judges_the_decks_left_then_the_true_count_by_keyboard(
     screen.shot("true-count-convert-wrong")
     page.keyboard.press("Enter")
 
-    following = question_shown(page)
+    following = question_shown(page, after=conversion.pk)
     assert following.kind == TrueCountQuestion.Kind.DECKS
     assert following.pk not in (question.pk, conversion.pk)
     expect(page.get_by_test_id("tray")).to_be_visible()
@@ -247,7 +250,7 @@ def test_each_page_state_breaks_no_wcag_a_or_aa_rule(
     field.fill(typed(expected(question)))
     field.press("Enter")
     page.get_by_role("button", name="Now its true count").click()
-    conversion = question_shown(page)
+    conversion = question_shown(page, after=question.pk)
     found["convert"] = violations(page)
 
     answer(page, typed(expected(conversion)))
