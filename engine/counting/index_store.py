@@ -35,7 +35,7 @@ __all__ = [
 
 #: Bump when the computation changes what it gives (its sample, its method), so that
 #: stored tables are redone.
-INDICES_VERSION = 1
+INDICES_VERSION = 2
 
 #: Rule fields an index table depends on besides the strategy's: insurance is one of its
 #: plays.
