@@ -3,9 +3,9 @@
 The app is served over ASGI by uvicorn's workers (the package ``uvicorn-worker``): a live
 table's page holds a stream of the table's changes open (trainer/live/push.py), which an
 event loop keeps for almost nothing, where a threaded worker would give it a thread for
-as long as the page is open. Django runs the (synchronous) views in a thread beside the
-loop. The WSGI entry point (``trainer.wsgi``) still serves everything but those streams,
-whose pages then poll.
+as long as the page is open. The (synchronous) views run in a pool of threads beside the
+loop, through Django's WSGI handler (trainer/asgi.py). The WSGI entry point
+(``trainer.wsgi``) still serves everything but those streams, whose pages then poll.
 
 The deploy steps and the benchmarks (``tests/benchmarks/``) all run with them, so the
 benchmarks measure what production serves. Before the streams, threaded WSGI workers were

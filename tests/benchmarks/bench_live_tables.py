@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/benchmarks/bench_live_tables.py [--database-url URL]
         [--steps 1,2,4,8,16,32] [--seconds 20] [--players 3] [--watchers 4] [--port 8201]
-        [--server asgi|wsgi] [--poll | --compare]
+        [--server asgi|django-asgi|wsgi] [--poll | --compare]
 
 It migrates a throwaway SQLite database (or ``--database-url``: PostgreSQL, as deployed,
 the only one that pushes), starts gunicorn on 127.0.0.1 with the project's
@@ -60,9 +60,12 @@ from served_app import prepare_database, production_env
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_MS = 200.0
-#: gunicorn's app and worker arguments: as deployed, or the threaded WSGI workers of before.
+#: gunicorn's app and worker arguments: as deployed; Django's own ASGI handler for every
+#: request (before trainer/asgi.py sent the pages to its WSGI handler); or the threaded
+#: WSGI workers of before the push.
 SERVERS = {
     "asgi": ["trainer.asgi"],
+    "django-asgi": ["django.core.asgi:get_asgi_application()"],
     "wsgi": ["trainer.wsgi", "-k", "gthread", "--threads", "4"],
 }
 KINDS = ("state", "bet", "act", "sit", "page")
@@ -84,7 +87,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8201)
     parser.add_argument(
         "--server", choices=SERVERS, default="asgi",
-        help="asgi: as deployed (uvicorn workers); wsgi: threaded workers, for comparison",
+        help="asgi: as deployed (uvicorn workers); for comparison, django-asgi: Django's ASGI "
+        "handler for every request, wsgi: threaded workers",
     )  # fmt: skip
     parser.add_argument("--warmup", type=int, default=10, help="unreported seconds first")
     parser.add_argument(
@@ -106,7 +110,7 @@ def main() -> None:
         [str(Path(python).with_name("gunicorn")), *SERVERS[args.server],
          "-c", "trainer/gunicorn.conf.py", "-b", f"127.0.0.1:{args.port}",
          "--log-level", "warning"],
-        cwd=ROOT, env=env,
+        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
     )  # fmt: skip
     first_over: dict[tuple[str, str], int] = {}
     try:

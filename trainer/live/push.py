@@ -21,7 +21,9 @@ from typing import Any
 
 import psycopg
 from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, connections
+from django.http import HttpRequest
 
 from trainer.live import selectors
 from trainer.live.table import CHANNEL
@@ -40,9 +42,13 @@ RECHECK = -1
 log = logging.getLogger(__name__)
 
 
-def available() -> bool:
-    """Whether changes can be pushed: the database is PostgreSQL."""
-    return connection.vendor == "postgresql"
+def available(request: HttpRequest) -> bool:
+    """Whether changes can be pushed to this request's page: the database is PostgreSQL,
+    and the request came through the ASGI server (trainer/asgi.py), which holds streams
+    — by its ASGI handler (the streams themselves) or by its WSGI handler (the pages,
+    which a2wsgi hands the ASGI scope)."""
+    served = isinstance(request, ASGIRequest) or "asgi.scope" in request.META
+    return served and connection.vendor == "postgresql"
 
 
 def _listening_params() -> dict[str, Any]:

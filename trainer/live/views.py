@@ -18,7 +18,6 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
-from django.core.handlers.asgi import ASGIRequest
 from django.http import (
     Http404,
     HttpRequest,
@@ -169,7 +168,7 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 async def table_events(request: HttpRequest, table_id: int) -> HttpResponse | StreamingHttpResponse:
     """The table's new versions as server-sent events, as they happen (an ASGI server on
     PostgreSQL; elsewhere 204, which tells the page to stop asking: it polls)."""
-    if not isinstance(request, ASGIRequest) or not push.available():
+    if not push.available(request):
         return HttpResponse(status=204)
     if await sync_to_async(selectors.table_version)(table_id) is None:
         raise Http404("no such live table")
@@ -184,7 +183,7 @@ async def table_events(request: HttpRequest, table_id: int) -> HttpResponse | St
 def _following(request: HttpRequest, table_id: int) -> dict[str, Any]:
     """How the page follows the table: the poll's interval, and the stream of its changes
     where this server can push them (None: the page polls)."""
-    pushed = isinstance(request, ASGIRequest) and push.available()
+    pushed = push.available(request)
     return {
         "poll_seconds": settings.LIVE_POLL_SECONDS,
         "push_url": reverse("trainer:live-table-events", args=[table_id]) if pushed else None,
