@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from a2wsgi import WSGIMiddleware
+from a2wsgi.asgi_typing import Scope
+from a2wsgi.wsgi_typing import WSGIApp
 from asgiref.sync import iscoroutinefunction
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
@@ -28,7 +30,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trainer.settings")
 THREADS = int(os.environ.get("DJANGO_DB_POOL_SIZE") or 4)
 
 streams = get_asgi_application()  # sets Django up: the URLs below resolve after it
-pages = WSGIMiddleware(get_wsgi_application(), workers=THREADS)
+# Django's handler returns its response, which is the iterable of bytes WSGI asks for.
+pages = WSGIMiddleware(cast(WSGIApp, get_wsgi_application()), workers=THREADS)
 
 
 @lru_cache(maxsize=4096)
@@ -46,6 +49,6 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     handler in threads."""
     path = scope.get("path", "")[len(scope.get("root_path", "")) :]
     if scope["type"] == "http" and not is_async_view(path):
-        await pages(scope, receive, send)
+        await pages(cast(Scope, scope), receive, send)
     else:
         await streams(scope, receive, send)

@@ -39,7 +39,9 @@ def _served_by(monkeypatch: pytest.MonkeyPatch, scope: dict[str, Any]) -> str:
     return handed[0]
 
 
-def test_a_page_goes_to_the_wsgi_handler_and_a_stream_to_the_asgi_one(monkeypatch) -> None:
+def test_a_page_goes_to_the_wsgi_handler_and_a_stream_to_the_asgi_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     http = {"type": "http", "root_path": ""}
     assert _served_by(monkeypatch, {**http, "path": "/tables/3/"}) == "wsgi"
     assert _served_by(monkeypatch, {**http, "path": "/tables/3/events/"}) == "asgi"
@@ -54,6 +56,7 @@ def test_a_page_through_the_asgi_servers_wsgi_handler_is_offered_the_push() -> N
     """a2wsgi hands the ASGI scope to the WSGI request; a threaded WSGI server does not,
     and its pages poll."""
     assert connection.vendor == "postgresql"
-    through_asgi = RequestFactory().get("/tables/3/", **{"asgi.scope": {"type": "http"}})
+    through_asgi = RequestFactory().get("/tables/3/")
+    through_asgi.META["asgi.scope"] = {"type": "http"}
     assert push.available(through_asgi)
     assert not push.available(RequestFactory().get("/tables/3/"))
