@@ -20,7 +20,6 @@ DATA = Path(__file__).resolve().parent / "engine" / "data" / "indices_hi_lo_6d_s
 def store_index_table() -> dict[str, Any]:
     """Store the table in the store the web app reads; return it, as the command prints it."""
     data: dict[str, Any] = json.loads(DATA.read_text())
-    data.setdefault("playing_efficiency", None)  # the file is from before that field
     current_store().put(
         IndexRequest(AMERICAN, HI_LO).key(), zlib.compress(json.dumps(data).encode())
     )
@@ -36,7 +35,6 @@ def store_custom_index_table() -> dict[str, Any]:
     """The Hi-Lo table of the American rules with `CUSTOM_CHANGES` (its hard 14 to 16 rows
     only: the Fab 4's), stored under the key the player's changes make."""
     data: dict[str, Any] = json.loads(CUSTOM_DATA.read_text())
-    data.setdefault("playing_efficiency", None)
     rules = AMERICAN.with_overrides({"dealer_hits_soft_17": "true", "surrender": "late"})
     current_store().put(IndexRequest(rules, HI_LO).key(), zlib.compress(json.dumps(data).encode()))
     return data

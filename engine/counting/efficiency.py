@@ -1,7 +1,7 @@
 """Playing efficiency by Griffin's linear method: how much of the gain of varying play
-with the exact shoe a counting system's indices capture, computed from effects of removal
-rather than by choosing thresholds on simulated shoes (whose noise drowns the differences
-between systems).
+with the exact shoe a counting system's indices capture, computed from effects of removal.
+It is the rating the published tables quote; what a computed index table really gains on
+shoes as dealt is measured by simulation (`engine.counting.simulated_efficiency`).
 
 For every two-card hand against every up card, and every action other than the full shoe's
 best for that hand, the EV difference (that action less the best) is analysed exactly for

@@ -169,9 +169,6 @@ def decode_table(request: IndexRequest, payload: bytes) -> IndexTable:
             if data["insurance_break_even"] is None
             else float(data["insurance_break_even"]),
             shoes_analysed=int(method["shoes_analysed"]),
-            playing_efficiency=nan
-            if data["playing_efficiency"] is None
-            else float(data["playing_efficiency"]),
             seconds=float(data["seconds"]),
         )
     except (zlib.error, KeyError, TypeError, AttributeError) as error:

@@ -61,9 +61,14 @@ from engine.strategy.chart import deal_probability, two_card_hands
 __all__ = [
     "IndexEntry",
     "IndexTable",
+    "ShoePool",
+    "basic_action",
+    "candidate_rows",
     "compute_indices",
+    "hands_of",
     "insurance_break_even",
     "mean_tags",
+    "rank_tags",
     "true_counts",
 ]
 
@@ -151,9 +156,6 @@ class IndexTable:
     #: The insurance bet's break-even true count, unrounded (exact decks left).
     insurance_break_even: float
     shoes_analysed: int
-    #: Playing by the count's best action at each true count (every cell of the table,
-    #: insurance aside) gains this share of what perfect play gains over basic strategy.
-    playing_efficiency: float
     seconds: float = field(compare=False, default=0.0)
 
     def to_json(self) -> dict[str, Any]:
@@ -174,9 +176,6 @@ class IndexTable:
             "insurance_break_even": (
                 None if math.isnan(self.insurance_break_even) else self.insurance_break_even
             ),
-            "playing_efficiency": (
-                None if math.isnan(self.playing_efficiency) else self.playing_efficiency
-            ),
             "seconds": self.seconds,
             "indices": [entry.to_json() for entry in self.entries],
         }
@@ -187,7 +186,7 @@ _ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 @dataclass(frozen=True)
-class _Pool:
+class ShoePool:
     """Shoes as a player meets them: cards dealt (rank counts, the analysis's order) and
     the running count of each, drawn with every card's own tag (Red 7's red sevens)."""
 
@@ -200,7 +199,7 @@ class _Pool:
     def draw(
         cls, shoe: Ints, system: CountingSystem, decks: int, penetration: Fraction, size: int,
         rng: np.random.Generator,
-    ) -> _Pool:  # fmt: skip
+    ) -> ShoePool:  # fmt: skip
         """Depths uniform from the top to the cut card, then that many cards at random."""
         tags = system.tags_by_rank
         red = dict(system.red_tags)
@@ -244,9 +243,9 @@ def insurance_break_even(
     3.1
     """
     full = np.array([4 * rules.decks] * 9 + [16 * rules.decks], dtype=np.int64)
-    shoes = _Pool.draw(full, system, rules.decks, _penetration(rules, penetration), pool,
-                       np.random.default_rng(seed))  # fmt: skip
-    return _insurance(rules, shoes, _tags(system), DEFAULT_METHOD)[1]
+    shoes = ShoePool.draw(full, system, rules.decks, _penetration(rules, penetration), pool,
+                          np.random.default_rng(seed))  # fmt: skip
+    return _insurance(rules, shoes, rank_tags(system), DEFAULT_METHOD)[1]
 
 
 def _penetration(rules: Rules, penetration: Fraction | float | None) -> Fraction:
@@ -256,13 +255,13 @@ def _penetration(rules: Rules, penetration: Fraction | float | None) -> Fraction
     return found
 
 
-def _tags(system: CountingSystem) -> Floats:
+def rank_tags(system: CountingSystem) -> Floats:
     """Mean tags in the analysis's rank order."""
     tags = mean_tags(system)
     return np.array([tags[rank] for rank in _ORDER])
 
 
-def _candidate_rows(rules: Rules, rows: Iterable[str] | None) -> list[str]:
+def candidate_rows(rules: Rules, rows: Iterable[str] | None) -> list[str]:
     wanted = list(ROWS) if rows is None else list(rows)
     splits = rules.max_hands >= 2
     unknown = [row for row in wanted if row not in ROWS]
@@ -273,10 +272,6 @@ def _candidate_rows(rules: Rules, rows: Iterable[str] | None) -> list[str]:
         for row in wanted
         if two_card_hands(row) and (splits or RowLabel.of(row).kind is not RowKind.PAIR)
     ]
-
-
-#: The key under which `_Sums` adds up perfect play's EVs.
-_PERFECT = "perfect"
 
 
 class _Sums:
@@ -290,11 +285,9 @@ class _Sums:
         self.no_natural: dict[tuple[str, int], Floats] = {}
         self.ev: dict[tuple[str, int], dict[str, Floats]] = {}
         self.shoes: dict[tuple[str, int], Ints] = {}
-        #: The same sums over the even and the odd shoes apart (`playing_efficiency`).
-        self.folds: dict[tuple[str, int], tuple[dict[str, Floats], dict[str, Floats]]] = {}
 
     def add(self, cell: tuple[str, int], t: int, weight: float, no_natural: float,
-            evs: Mapping[str, float | None], new_shoe: bool, fold: int) -> None:  # fmt: skip
+            evs: Mapping[str, float | None], new_shoe: bool) -> None:  # fmt: skip
         at = t - self.low
         if cell not in self.weight:
             self.weight[cell] = np.zeros(self.size)
@@ -304,50 +297,10 @@ class _Sums:
         self.weight[cell][at] += weight
         self.no_natural[cell][at] += weight * no_natural
         self.shoes[cell][at] += new_shoe
-        offered = {action: ev for action, ev in evs.items() if ev is not None}
-        # Perfect play: the best action for this very hand and shoe.
-        offered[_PERFECT] = max(offered.values())
-        folds = self.folds.setdefault(cell, ({}, {}))
-        for action, ev in offered.items():
+        for action, ev in evs.items():
+            if ev is None:
+                continue
             self.ev[cell].setdefault(action, np.zeros(self.size))[at] += weight * ev
-            folds[fold].setdefault(action, np.zeros(self.size))[at] += weight * ev
-
-    def playing_efficiency(self, basic: Mapping[tuple[str, int], str]) -> float:
-        """What playing by the count gains over basic strategy, as a share of what perfect
-        play (the best action for each hand's exact shoe) gains.
-
-        The count's play is an index player's: each action gets its threshold against the
-        basic action (`_threshold`), and at each true count the best of the actions whose
-        rule says play them there is played, else the basic action. The thresholds are
-        chosen on half the shoes and the gain measured on the other half, and the other
-        way round: chosen and measured on the same shoes, the shoes' noise would count as
-        the count's skill.
-        """
-        counts = tuple(range(self.low, self.low + self.size))
-        by_count = perfect = 0.0
-        for cell, folds in self.folds.items():
-            for chosen_on, measured_on in ((0, 1), (1, 0)):
-                choose, measure = folds[chosen_on], folds[measured_on]
-                base = basic[cell]
-                if base not in measure or base not in choose:
-                    continue
-                played = measure[base].copy()
-                best_gain = np.zeros(self.size)
-                for action, values in choose.items():
-                    if action in (base, _PERFECT) or action not in measure:
-                        continue
-                    gain = values - choose[base]
-                    rule = _threshold(gain, np.ones(self.size), counts)
-                    if rule is None:
-                        continue
-                    index, above, _ = rule
-                    applies = (np.array(counts) >= index) == above
-                    better = applies & (gain > best_gain)
-                    played = np.where(better, measure[action], played)
-                    best_gain = np.where(better, gain, best_gain)
-                by_count += float((played - measure[base]).sum())
-                perfect += float((measure[_PERFECT] - measure[base]).sum())
-        return by_count / perfect if perfect > 0 else math.nan
 
 
 def compute_indices(
@@ -369,12 +322,12 @@ def compute_indices(
     true_count_range = tuple(sorted(set(counts)))
     if len(true_count_range) < 2 or per_count < 1 or pool < 1:
         raise EngineError("give two true counts or more, one shoe per count and a pool")
-    candidate_rows = _candidate_rows(rules, rows)
+    wanted = candidate_rows(rules, rows)
     full = Analysis(rules)
     rng = np.random.default_rng(seed)
-    shoes = _Pool.draw(full.full, system, rules.decks, _penetration(rules, penetration), pool,
-                       rng)  # fmt: skip
-    tags = _tags(system)
+    shoes = ShoePool.draw(full.full, system, rules.decks, _penetration(rules, penetration),
+                          pool, rng)  # fmt: skip
+    tags = rank_tags(system)
     insurance, break_even = _insurance(rules, shoes, tags, method)
 
     # Shoes to analyse: up to per_count at random for each count (a margin either side,
@@ -392,16 +345,12 @@ def compute_indices(
         weights += [len(members) / len(taken) / pool] * len(taken)
 
     sums = _Sums(true_count_range)
-    for number, (member, weight) in enumerate(zip(chosen, weights, strict=True)):
-        _add_situations(rules, shoes, member, weight, tags, method, candidate_rows, sums,
-                        fold=number % 2)  # fmt: skip
+    for member, weight in zip(chosen, weights, strict=True):
+        _add_situations(rules, shoes, member, weight, tags, method, wanted, sums)
 
     entries = [] if insurance is None else [insurance]
-    basic: dict[tuple[str, int], str] = {}
-    for row in candidate_rows:
+    for row in wanted:
         for up in range(10):
-            if (row, up) in sums.weight:
-                basic[row, up] = _basic_action(full, row, up)[0]
             entries += _cell_entries(full, sums, row, up, true_count_range)
     return IndexTable(
         rules=rules,
@@ -414,25 +363,23 @@ def compute_indices(
         entries=tuple(entries),
         insurance_break_even=break_even,
         shoes_analysed=len(chosen),
-        playing_efficiency=sums.playing_efficiency(basic),
         seconds=time.perf_counter() - started,
     )
 
 
 def _add_situations(
     rules: Rules,
-    shoes: _Pool,
+    shoes: ShoePool,
     member: int,
     weight: float,
     tags: Floats,
     method: TrueCountMethod,
     rows: list[str],
     sums: _Sums,
-    fold: int,
 ) -> None:
     """Analyse one pool shoe exactly and add each of its situations to ``sums``."""
     remaining = shoes.shoe - shoes.dealt[member]
-    analysis = Analysis(rules, remaining.tolist(), only=_hands_of(rows))
+    analysis = Analysis(rules, remaining.tolist(), only=hands_of(rows))
     low, high = sums.low, sums.low + sums.size - 1
     met: set[tuple[str, int, int]] = set()  # (row, up, count) this shoe has added to
     for row in rows:
@@ -453,17 +400,17 @@ def _add_situations(
                 evs = analysis.two_card_evs(first, second, up, raw=True).as_dict()
                 no_natural = float(analysis.base.no_natural[q, up])
                 sums.add((row, up), t, weight * chance, no_natural, evs,
-                         new_shoe=(row, up, t) not in met, fold=fold)  # fmt: skip
+                         new_shoe=(row, up, t) not in met)  # fmt: skip
                 met.add((row, up, t))
 
 
-def _hands_of(rows: list[str]) -> list[tuple[int, int]]:
+def hands_of(rows: list[str]) -> list[tuple[int, int]]:
     """The two-card hands (lower rank first) that make ``rows``: all a shoe's analysis
     must work out for them (`Analysis`'s ``only``)."""
     return sorted({(min(pair), max(pair)) for row in rows for pair in two_card_hands(row)})
 
 
-def _basic_action(full: Analysis, row: str, up: int) -> tuple[str, dict[str, float]]:
+def basic_action(full: Analysis, row: str, up: int) -> tuple[str, dict[str, float]]:
     """The full shoe's best action for the cell, over its two-card hands as dealt."""
     totals: dict[str, float] = {}
     for first, second in two_card_hands(row):
@@ -498,13 +445,13 @@ def _cell_entries(
     cell = (row, up)
     if cell not in sums.weight:
         return []
-    basic, _ = _basic_action(full, row, up)
+    basic, _ = basic_action(full, row, up)
     seen = sums.no_natural[cell] > 0
     norm = np.where(seen, sums.no_natural[cell], 1.0)
     evs = sums.ev[cell]
     found = []
     for action, values in evs.items():
-        if action in (basic, _PERFECT) or basic not in evs:
+        if action == basic or basic not in evs:
             continue
         difference = np.where(seen, (values - evs[basic]) / norm, 0.0)
         rule = _threshold(difference, sums.weight[cell], counts)
@@ -532,7 +479,7 @@ def _cell_entries(
 
 
 def _insurance(
-    rules: Rules, shoes: _Pool, tags: Floats, method: TrueCountMethod
+    rules: Rules, shoes: ShoePool, tags: Floats, method: TrueCountMethod
 ) -> tuple[IndexEntry | None, float]:
     """Insurance against the ace up, over the whole pool: its entry, and the unrounded
     true count (exact decks left) at which it breaks even.

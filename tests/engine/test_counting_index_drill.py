@@ -44,7 +44,7 @@ def test_a_question_is_asked_within_three_of_the_index_where_the_table_has_a_dif
     table = IndexTable(
         rules=AMERICAN, system=HI_LO, method=DEFAULT_METHOD, penetration=Fraction(3, 4),
         counts=tuple(range(-4, 9)), per_count=1, seed=1, entries=(SIXTEEN,),
-        insurance_break_even=3.0, shoes_analysed=1, playing_efficiency=0.5,
+        insurance_break_even=3.0, shoes_analysed=1,
     )  # fmt: skip
     counts = {index_question(random.Random(seed), table).true_count for seed in range(60)}
     assert counts == {-1, 0, 1, 2}  # 5 is four from the index

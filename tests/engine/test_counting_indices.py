@@ -253,13 +253,6 @@ def test_a_reduced_table_names_rows_and_plays_as_the_chart_does(small):
     assert small.shoes_analysed <= 2 * (len(small.counts) + 2)
 
 
-def test_playing_by_the_count_never_gains_more_than_perfect_play(small):
-    """Each true count's play is one action for all its situations, perfect play the best
-    for each: on the same shoes the count's gain cannot exceed perfect play's."""
-    assert small.playing_efficiency <= 1
-    assert small.to_json()["playing_efficiency"] == small.playing_efficiency
-
-
 def test_the_same_seed_gives_the_same_table(small):
     again = compute_indices(
         AMERICAN.with_overrides({"decks": "2"}), HI_LO, per_count=2,
