@@ -5,8 +5,8 @@ page is open: trainer/live/push.py) go to Django's ASGI handler. Every other req
 to Django's WSGI handler, run in a pool of threads (a2wsgi). Django's ASGI handler runs
 each synchronous middleware and view through a thread hop of its own (asgiref's
 ``sync_to_async``), and with this project's thirteen middleware that cost more CPU than
-most pages' drawing: a bare view took 4.5 ms of CPU per request that way, 1.4 ms through
-the WSGI handler (docs/performance.md, "Requests through the ASGI server").
+most pages' drawing: through the WSGI handler a page takes a fifth to a half of the CPU
+(tests/benchmarks/bench_entry_point.py; docs/performance.md).
 """
 
 from __future__ import annotations

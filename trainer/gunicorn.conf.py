@@ -23,6 +23,13 @@ import os
 # platform to set the process count.
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
 worker_class = "uvicorn_worker.UvicornWorker"
+# An idle kept-alive connection is closed after this many seconds (uvicorn's default is
+# 5). A page at a live table asks only when its stream tells it the table moved, often
+# more than 5 s apart: a server closing the connection just as the next request goes
+# out drops that request ("connection closed without an answer", seen in
+# bench_live_tables.py). Longer than the 60 s a load balancer usually keeps an idle
+# connection, so that it is the one to close it.
+keepalive = 75
 
 
 def worker_exit(server: object, worker: object) -> None:
