@@ -5,6 +5,7 @@ a page served either way knows the ASGI server can hold its stream."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -35,7 +36,9 @@ def _served_by(monkeypatch: pytest.MonkeyPatch, scope: dict[str, Any]) -> str:
 
     monkeypatch.setattr(asgi, "pages", handler("wsgi"))
     monkeypatch.setattr(asgi, "streams", handler("asgi"))
-    asyncio.run(asgi.application(scope, None, None))
+    # In a thread of its own: a browser test before this one leaves a loop running here.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(lambda: asyncio.run(asgi.application(scope, None, None))).result()
     return handed[0]
 
 
