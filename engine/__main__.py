@@ -160,6 +160,11 @@ def _systems(text: str) -> list[str]:
     return keys
 
 
+def _count_method(args: argparse.Namespace) -> TrueCountMethod:
+    """The true-count method of ``with_count_method``'s options."""
+    return TrueCountMethod(DeckEstimate(args.estimate), Conversion(args.rounding))
+
+
 def _share(text: str) -> Fraction:
     try:
         value = Fraction(text)
@@ -211,16 +216,11 @@ def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) 
         return 0
     if args.command == "play":
         return _play(rules, args, stdin, stdout)
-    method = (
-        TrueCountMethod(DeckEstimate(args.estimate), Conversion(args.rounding))
-        if (args.command in ("indices", "efficiency"))
-        else DEFAULT_METHOD
-    )
     if args.command == "indices":
         table = compute_indices(
             rules,
             SYSTEMS[args.system],
-            method=method,
+            method=_count_method(args),
             penetration=args.penetration,
             per_count=args.per_count,
             seed=26 if args.seed is None else args.seed,
@@ -229,7 +229,7 @@ def _run(rules: Rules, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) 
         return 0
     if args.command == "efficiency":
         tables = [
-            load_indices(IndexRequest(rules, SYSTEMS[key], method, args.penetration))
+            load_indices(IndexRequest(rules, SYSTEMS[key], _count_method(args), args.penetration))
             for key in args.systems
         ]
         found = simulated_efficiency(tables, shoes=args.shoes,

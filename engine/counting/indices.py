@@ -59,6 +59,7 @@ from engine.strategy.analysis import Analysis, up_key
 from engine.strategy.chart import deal_probability, two_card_hands
 
 __all__ = [
+    "ANALYSIS_RANKS",
     "IndexEntry",
     "IndexTable",
     "ShoePool",
@@ -182,7 +183,7 @@ class IndexTable:
 
 
 #: The analysis's rank order (index 0 the ace, 9 the ten-values) as a count names ranks.
-_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+ANALYSIS_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ class ShoePool:
         red = dict(system.red_tags)
         # Kinds of card with one tag each: a rank, or its black and its red halves.
         kinds: list[tuple[int, int, float]] = []  # (rank index, cards, tag)
-        for index, rank in enumerate(_ORDER):
+        for index, rank in enumerate(ANALYSIS_RANKS):
             if rank in red:
                 half = int(shoe[index]) // 2
                 kinds += [(index, half, float(tags[rank])), (index, half, float(red[rank]))]
@@ -258,7 +259,7 @@ def _penetration(rules: Rules, penetration: Fraction | float | None) -> Fraction
 def rank_tags(system: CountingSystem) -> Floats:
     """Mean tags in the analysis's rank order."""
     tags = mean_tags(system)
-    return np.array([tags[rank] for rank in _ORDER])
+    return np.array([tags[rank] for rank in ANALYSIS_RANKS])
 
 
 def candidate_rows(rules: Rules, rows: Iterable[str] | None) -> list[str]:

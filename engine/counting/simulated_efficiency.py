@@ -38,6 +38,7 @@ from engine.counting.effects import RANK_KEYS, rank_share
 from engine.counting.efficiency import decisions
 from engine.counting.index_drill import right_play
 from engine.counting.indices import (
+    ANALYSIS_RANKS,
     Floats,
     IndexEntry,
     IndexTable,
@@ -55,9 +56,6 @@ from engine.strategy.analysis import Analysis, up_key
 from engine.strategy.chart import deal_probability, two_card_hands
 
 __all__ = ["SimulatedEfficiency", "SystemEfficiency", "simulated_efficiency"]
-
-#: The analysis's rank order (index 0 the ace) as the counting tables key the ranks.
-_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 @dataclass(frozen=True)
@@ -135,19 +133,19 @@ def simulated_efficiency(
         remaining = pool.shoe - pool.dealt[shoe]
         analysis = Analysis(rules, remaining.tolist(), only=hands_of(rows))
         for row in rows:
+            chart = [basic[row, up] for up in range(10)]
             for first, second in two_card_hands(row):
                 hand = [0] * 10
                 hand[first] += 1
                 hand[second] += 1
                 if any(hand[rank] > remaining[rank] for rank in range(10)):
                     continue
-                chart = [basic[row, up] for up in range(10)]
                 plays = [c.plays(shoe, row, first, second, chart) for c in counters]
                 for up in range(10):
                     if hand[up] + 1 > remaining[up]:
                         continue
                     evs = analysis.two_card_evs(first, second, up, raw=True).as_dict()
-                    base = evs.get(basic[row, up])
+                    base = evs.get(chart[up])
                     if base is None:
                         continue
                     chance = deal_probability(analysis, hand, up)
@@ -192,7 +190,7 @@ class _Counter:
         self.method = table.method
         self.left = pool.left
         self.tags = rank_tags(system)  # a Red 7 player's hand counted at the seven's mean
-        by_rank = [float(system.tags_by_rank[rank]) for rank in _RANKS]
+        by_rank = [float(system.tags_by_rank[rank]) for rank in ANALYSIS_RANKS]
         self.running = float(system.initial_count(table.rules.decks)) + pool.dealt @ by_rank
         red = dict(system.red_tags)
         if "7" in red:  # which of the sevens dealt were red: drawn as the shoe dealt them
@@ -237,7 +235,7 @@ class _LinearPlayer:
 
     def __init__(self, rules: Rules, full: Analysis) -> None:
         shares = np.array([rank_share(rank) for rank in RANK_KEYS])
-        order = [RANK_KEYS.index(rank) for rank in _RANKS]
+        order = [RANK_KEYS.index(rank) for rank in ANALYSIS_RANKS]
         #: Each hand's (lower rank first) and up card's other actions: how far each is
         #: below the best off the top, and its centred effects in analysis order.
         self.others: dict[tuple[int, int, int], list[tuple[str, float, Floats]]] = {}
@@ -246,17 +244,20 @@ class _LinearPlayer:
             centred = (effects - shares @ effects)[order]
             key = (decision.first, decision.second, decision.up)
             self.others.setdefault(key, []).append((decision.action, decision.mean, centred))
-        self.full = full
+        #: Each hand's and up card's best action off the top (the same for every shoe).
+        self.best: dict[tuple[int, int, int], str] = {}
+        for key in self.others:
+            evs = full.two_card_evs(*key, raw=True).as_dict()
+            top = {action: ev for action, ev in evs.items() if ev is not None}
+            self.best[key] = max(top, key=top.__getitem__)
 
     def play(self, first: int, second: int, up: int, dealt: Floats, offered: set[str]) -> str:
         """The action predicted best: the full shoe's best for the hand unless another's
         prediction rises above it."""
-        low, high = min(first, second), max(first, second)
-        evs = self.full.two_card_evs(low, high, up, raw=True).as_dict()
-        top = {action: ev for action, ev in evs.items() if ev is not None}
-        chosen = max(top, key=top.__getitem__)
+        key = (min(first, second), max(first, second), up)
+        chosen = self.best[key]
         edge = 0.0
-        for action, mean, centred in self.others.get((low, high, up), ()):
+        for action, mean, centred in self.others.get(key, ()):
             predicted = mean + float(centred @ dealt)
             if action in offered and predicted > edge:
                 chosen, edge = action, predicted

@@ -48,7 +48,7 @@ import urllib.request
 from pathlib import Path
 from typing import NamedTuple
 
-from served_app import prepare_database, production_env
+from served_app import prepare_database, production_env, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = 8765  # --port changes it
@@ -155,7 +155,7 @@ def _bench(args: argparse.Namespace, database_url: str | None) -> list[tuple[Res
     )  # fmt: skip
     results = []
     try:
-        _wait_until_up()
+        wait_until_up(PORT)
         lua = work / "answer.lua"
         lua.write_text(LUA)
         base = f"http://127.0.0.1:{PORT}"
@@ -372,16 +372,6 @@ def _analysed(python: str, env: dict[str, str]) -> str:
         cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"},
         check=False, capture_output=True, text=True,
     ).stdout.strip()  # fmt: skip
-
-
-def _wait_until_up() -> None:
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=1)
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("gunicorn did not start")
 
 
 class Result(NamedTuple):

@@ -22,10 +22,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from served_app import prepare_database, production_env
+from served_app import cpu_seconds, prepare_database, production_env, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The two entry points: the project's, and Django's own ASGI handler for everything.
@@ -71,7 +70,7 @@ def main() -> None:
     }
     try:
         for port, _ in servers.values():
-            _wait_until_up(port)
+            wait_until_up(port)
         for path in args.paths.split(","):
             costs: dict[str, list[float]] = {name: [] for name in servers}
             for _ in range(args.rounds):
@@ -104,27 +103,11 @@ def _cpu_per_request(port: int, pid: int, path: str, requests: int) -> float:
 
     for _ in range(50):
         get()
-    before = _cpu_seconds(pid)
+    before = cpu_seconds(pid)
     for _ in range(requests):
         get()
     connection.close()
-    return 1000 * (_cpu_seconds(pid) - before) / requests
-
-
-def _cpu_seconds(pid: int) -> float:
-    """A process's user and system CPU time (/proc/<pid>/stat, fields 14 and 15)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _wait_until_up(port: int) -> None:
-    for _ in range(100):
-        try:
-            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"no server on port {port}")
+    return 1000 * (cpu_seconds(pid) - before) / requests
 
 
 if __name__ == "__main__":

@@ -52,11 +52,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-from served_app import prepare_database, production_env
+from served_app import cpu_seconds, prepare_database, production_env, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_MS = 200.0
@@ -114,7 +113,7 @@ def main() -> None:
     )  # fmt: skip
     first_over: dict[tuple[str, str], int] = {}
     try:
-        _wait_until_up(args.port)
+        wait_until_up(args.port)
         if args.warmup:  # each worker's first rounds and decisions, unreported
             _step(argparse.Namespace(**{**vars(args), "seconds": args.warmup}), env, work, 2,
                   modes[0], server.pid, report=False)  # fmt: skip
@@ -207,27 +206,16 @@ def _step(
 def _workers_cpu(server: int) -> float:
     """The CPU seconds (user and system) the server's workers have used so far."""
     children = Path(f"/proc/{server}/task/{server}/children").read_text().split()
-    ticks = 0
+    total = 0.0
     for pid in children:
         with contextlib.suppress(OSError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+            total += cpu_seconds(int(pid))
+    return total
 
 
 def _csv(path: Path) -> list[dict[str, str]]:
     with path.open(newline="") as rows:
         return list(csv.DictReader(rows))
-
-
-def _wait_until_up(port: int) -> None:
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("gunicorn did not start")
 
 
 # Ends each Django snippet: a PostgreSQL pool left open delays the exit by seconds.

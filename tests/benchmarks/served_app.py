@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import secrets
 import subprocess
+import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,3 +36,20 @@ def prepare_database(python: str, env: dict[str, str]) -> None:
     subprocess.run(
         [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
+
+
+def wait_until_up(port: int) -> None:
+    """Wait for a server on 127.0.0.1:``port`` to answer ``/healthz`` (up to 10 s)."""
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"no server answered on port {port}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """A process's user and system CPU time so far (/proc/<pid>/stat, fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
