@@ -91,20 +91,50 @@
   // forbids.
   //
   // Where the server pushes the table's changes ([data-push], trainer/live/push.py), an
-  // EventSource says the table's new version and the page asks for it ("pushed"); the
-  // timed poll then goes out only at a countdown's end (the deadline is applied by the
-  // request) or every SAFETY_MS; a push that came while a story was told is asked for
-  // once it is. When the stream is
-  // down (a proxy that drops it, a server restarting) the poll runs at its own pace.
+  // EventSource brings each new version as this viewer's part of the table ("part"),
+  // morphed in as a poll's answer would be, or says only its number ("table") and the
+  // page asks for it ("pushed"). The server applies a countdown's end itself and pushes
+  // it, so the timed poll goes out only when a countdown has been over for GRACE_MS
+  // without a change, or every SAFETY_MS without one; a part that came while a story was
+  // told is morphed in once it is. When the stream is down (a proxy that drops it, a
+  // server restarting) the poll runs at its own pace.
   var SAFETY_MS = 15000;
+  var GRACE_MS = 3000;
   var stream = null;
   var streaming = false;
   var lastAsked = 0;
+  var waiting = null; // a part pushed while a story was told
 
-  function countdownOver() {
+  function countdownOver(graceMs) {
     return Array.prototype.some.call(document.querySelectorAll("#live [data-until]"), function (el) {
-      return el.dataset.secondsLeft !== undefined && Number(el.dataset.until) <= Date.now();
+      return el.dataset.secondsLeft !== undefined && Number(el.dataset.until) + graceMs <= Date.now();
     });
+  }
+
+  function versionOf(html) {
+    var found = /data-version="(\d+)"/.exec(html);
+    return found ? Number(found[1]) : NaN;
+  }
+
+  function morphPushed(html) {
+    var table = document.getElementById("live");
+    if (!table || !(versionOf(html) > Number(table.dataset.version))) {
+      return;
+    }
+    if (table.dataset.telling !== undefined) {
+      if (waiting === null) {
+        setTimeout(function () {
+          var later = waiting;
+          waiting = null;
+          morphPushed(later);
+        }, 250);
+      }
+      waiting = html;
+      return;
+    }
+    lastAsked = Date.now();
+    beforeSwap();
+    htmx.swap(table, html, { swapStyle: "morph" }, { contextElement: table });
   }
 
   function follow() {
@@ -124,6 +154,9 @@
     });
     stream.addEventListener("error", function () {
       streaming = false; // it connects again by itself; the poll runs meanwhile
+    });
+    stream.addEventListener("part", function (event) {
+      morphPushed(event.data);
     });
     stream.addEventListener("table", function (event) {
       var current = document.getElementById("live");
@@ -149,7 +182,7 @@
       }
       return;
     }
-    if (!pushed && streaming && !countdownOver() && Date.now() - lastAsked < SAFETY_MS) {
+    if (!pushed && streaming && !countdownOver(GRACE_MS) && Date.now() - lastAsked < SAFETY_MS) {
       event.preventDefault();
       return;
     }
@@ -187,11 +220,13 @@
     return document.querySelector("#live [data-testid=decision] button");
   }
 
-  document.addEventListener("htmx:beforeSwap", function () {
+  function beforeSwap() {
     var table = document.getElementById("live");
     focusWasInTable = Boolean(table && table.contains(document.activeElement));
     decided = Boolean(decision());
-  });
+  }
+
+  document.addEventListener("htmx:beforeSwap", beforeSwap);
 
   document.addEventListener("htmx:afterSwap", function () {
     var lost = !document.activeElement || document.activeElement === document.body;

@@ -51,6 +51,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,9 @@ from served_app import cpu_seconds, prepare_database, production_env, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_MS = 200.0
+#: The seconds in which everyone at a step's tables arrives (opens the page and its
+#: stream, places a first bet), reported apart from the play that follows.
+ARRIVAL_SECONDS = 10
 #: gunicorn's app and worker arguments: as deployed; Django's own ASGI handler for every
 #: request (before trainer/asgi.py sent the pages to its WSGI handler); or the threaded
 #: WSGI workers of before the push.
@@ -70,9 +74,12 @@ SERVERS = {
 KINDS = ("state", "bet", "act", "sit", "page")
 #: The delay from a move (its version first told by a stream) to a viewer holding it.
 DELAY = "move→view"
-#: The requests whose p99 is judged against LIMIT_MS: the view every viewer asks for, and
-#: a player's action (the bets are few and the page once per watcher).
+#: What is judged against LIMIT_MS at the p99: a move reaching each viewer (pushed, or
+#: asked for), the view asked for and a player's action, where a step has at least
+#: JUDGED_FROM of them (too few have no p99: pushed, the view is asked for only at a
+#: countdown's end and every 15 s; the bets are few, the page once per watcher).
 JUDGED = ("state", "act")
+JUDGED_FROM = 100
 MODES = {"push": "pushed", "poll": "polled"}
 
 
@@ -126,7 +133,7 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=10)
     for mode in modes:
-        for kind in JUDGED:
+        for kind in (DELAY, *JUDGED):
             if (mode, kind) in first_over:
                 print(f"{MODES[mode]}: {kind} p99 first passed {LIMIT_MS:.0f} ms at "
                       f"{first_over[mode, kind]} busy tables")  # fmt: skip
@@ -138,30 +145,39 @@ def _step(
     args: argparse.Namespace, env: dict[str, str], work: Path, tables: int, mode: str,
     server: int, *, report: bool = True,
 ) -> dict[str, float]:  # fmt: skip
-    """Open ``tables`` fresh tables, play them for ``--seconds`` followed as ``mode`` says,
-    print the figures; the p99 of each judged request kind (ms)."""
+    """Open ``tables`` fresh tables, let everyone arrive (`ARRIVAL_SECONDS`), then play
+    them for ``--seconds`` followed as ``mode`` says; print the figures of the play and,
+    apart, of the arrival; the p99 of each judged kind during the play (ms)."""
     plan = work / f"plan-{tables}-{mode}-{report}.json"
     django_env = {**env, "DJANGO_SETTINGS_MODULE": "trainer.settings"}
     setup = _SETUP.format(tables=tables, players=args.players, plan=str(plan))
     subprocess.run([sys.executable, "-c", setup], cwd=ROOT, env=django_env, check=True)
     people = tables * (args.players + args.watchers)
     prefix = work / f"step-{tables}-{mode}-{report}"
-    load_before = os.getloadavg()[0]
-    cpu_before = _workers_cpu(server)
-    subprocess.run(
+    log, held = Path(f"{prefix}_requests.txt"), Path(f"{prefix}_held.txt")
+    log.write_text("")
+    held.write_text("")
+    clock = _Clock(env["DATABASE_URL"]) if env["DATABASE_URL"].startswith("postgres") else None
+    began = time.time()
+    locust = subprocess.Popen(
         [str(Path(sys.executable).with_name("locust")), "-f", __file__, "--headless",
-         "-u", str(people), "-r", str(max(people // 2, 1)), "-t", f"{args.seconds + 2}s",
-         "--reset-stats", "--only-summary", "--csv", str(prefix), "-L", "WARNING",
+         "-u", str(people), "-r", str(max(people // 2, 1)),
+         "-t", f"{ARRIVAL_SECONDS + args.seconds + 2}s",
+         "--only-summary", "--csv", str(prefix), "-L", "WARNING",
          "--host", f"http://127.0.0.1:{args.port}",
          "--stop-timeout", "5"],
         cwd=ROOT, env={**env, "BENCH_LIVE_PLAN": str(plan), "BENCH_LIVE_MODE": mode,
-                       "BENCH_LIVE_WATCHERS": str(args.watchers)},
-        check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       "BENCH_LIVE_WATCHERS": str(args.watchers),
+                       "BENCH_LIVE_LOG": str(log), "BENCH_LIVE_HELD": str(held)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    load_after = os.getloadavg()[0]
-    # The app's own CPU time over the step (locust's ramp and stop included), per person.
-    cpu = (_workers_cpu(server) - cpu_before) / (args.seconds + 2)
-    rows = {row["Name"]: row for row in _csv(Path(f"{prefix}_stats.csv"))}
+    start, end = began + ARRIVAL_SECONDS, began + ARRIVAL_SECONDS + args.seconds
+    time.sleep(max(0.0, start - time.time()))
+    load_before, cpu_before = os.getloadavg()[0], _workers_cpu(server)
+    time.sleep(max(0.0, end - time.time()))
+    load_after, cpu = os.getloadavg()[0], (_workers_cpu(server) - cpu_before) / args.seconds
+    locust.wait()
+    delays = clock.delays(held) if clock else []
     failures = _csv(Path(f"{prefix}_failures.csv"))
     refused = sum(int(f["Occurrences"]) for f in failures if "refused:" in f["Error"])
     errors = sum(int(f["Occurrences"]) for f in failures) - refused
@@ -171,7 +187,14 @@ def _step(
     ).stdout.strip()  # fmt: skip
     if not report:
         return {}
-    per_second = sum(float(rows[kind]["Requests/s"]) for kind in KINDS if kind in rows)
+    requests = [line.split() for line in log.read_text().splitlines()]
+    playing: dict[str, list[float]] = {kind: [] for kind in (*KINDS, DELAY)}
+    arriving: list[float] = []
+    for at, kind, ms in requests:
+        (playing[kind] if start <= float(at) < end else arriving).append(float(ms))
+    for at, ms in delays:
+        (playing[DELAY] if start <= at < end else arriving).append(ms)
+    per_second = sum(len(playing[kind]) for kind in KINDS) / args.seconds
     print(
         f"-- {tables} busy tables ({tables * args.players} players, "
         f"{tables * args.watchers} watchers), {MODES[mode]}: {per_second:,.0f} req/s; "
@@ -183,24 +206,66 @@ def _step(
         f"   app CPU {cpu:.2f} cores: {people / cpu if cpu else 0:,.0f} such people a core",
         flush=True,
     )
-    for kind in (*KINDS, DELAY):
-        row = rows.get(kind)
-        if row and int(row["Request Count"]):
+    for kind, values in playing.items():
+        if values:
             counted = "views" if kind == DELAY else "requests"
+            p50, p95, p99 = (_percentile(values, share) for share in (0.50, 0.95, 0.99))
             print(
-                f"   {kind:<9} {int(row['Request Count']):>6} {counted:<8} "
-                f"{float(row['Requests/s']):>7,.1f}/s  p50 {row['50%']:>5} ms  "
-                f"p95 {row['95%']:>5} ms  p99 {row['99%']:>5} ms",
+                f"   {kind:<9} {len(values):>6} {counted:<8} {len(values) / args.seconds:>7,.1f}/s"
+                f"  p50 {p50:>5.0f} ms  p95 {p95:>5.0f} ms  p99 {p99:>5.0f} ms",
                 flush=True,
             )
+    if arriving:
+        print(
+            f"   arrival (first {ARRIVAL_SECONDS} s, requests and views): {len(arriving)}, "
+            f"p50 {_percentile(arriving, 0.5):.0f} ms, p99 {_percentile(arriving, 0.99):.0f} ms"
+        )
     for failure in failures:
         said = "refusal" if "refused:" in failure["Error"] else "error"
         print(f"   {said}: {failure['Occurrences']} × {failure['Name']}: {failure['Error']}")
     return {
-        kind: float(rows[kind]["99%"])
-        for kind in JUDGED
-        if kind in rows and int(rows[kind]["Request Count"])
+        kind: _percentile(playing[kind], 0.99)
+        for kind in (DELAY, *JUDGED)
+        if len(playing[kind]) >= JUDGED_FROM
     }
+
+
+class _Clock:
+    """When each version of a table was committed: a connection of its own listening to
+    the tables' notices (trainer/live/table.py), which PostgreSQL sends at the commit."""
+
+    def __init__(self, database_url: str) -> None:
+        import psycopg
+
+        self.told: dict[tuple[int, int], float] = {}
+        self.listening = psycopg.connect(database_url, autocommit=True)
+        self.listening.execute("LISTEN live_table")
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+        self.thread.start()
+
+    def _listen(self) -> None:
+        with contextlib.suppress(Exception):  # ends when the connection is closed
+            for notice in self.listening.notifies():
+                table, _sep, version = notice.payload.partition(":")
+                self.told.setdefault((int(table), int(version)), time.time())
+
+    def delays(self, held: Path) -> list[tuple[float, float]]:
+        """When each viewer held a view of each move, and the delay (ms) from the move's
+        commit, from the views the users noted; the clock then stops."""
+        self.listening.close()
+        found = []
+        for line in held.read_text().splitlines():
+            table, before, after, at = line.split()
+            for version in range(int(before) + 1, int(after) + 1):
+                told = self.told.get((int(table), version))
+                if told is not None:
+                    found.append((float(at), max(0.0, (float(at) - told) * 1000)))
+        return found
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def _workers_cpu(server: int) -> float:
@@ -302,11 +367,13 @@ print(f"{{rounds}} rounds played, {{bets}} bets recorded")
 # The locustfile: the users that play and watch a step's tables ---------------------------
 
 if os.environ.get("BENCH_LIVE_PLAN"):
+    import codecs
     import socket
+    import zlib
 
     import gevent
     from gevent.event import Event
-    from locust import HttpUser, constant, task
+    from locust import HttpUser, constant, events, task
 
     _PLAN: dict[str, Any] = json.loads(Path(os.environ["BENCH_LIVE_PLAN"]).read_text())
     _WATCHERS = int(os.environ.get("BENCH_LIVE_WATCHERS", "4"))
@@ -318,40 +385,69 @@ if os.environ.get("BENCH_LIVE_PLAN"):
     _ACTION = re.compile(r'id="act-(\w+)"')  # the decision's buttons, not a preselection
     _SECONDS_LEFT = re.compile(r'data-seconds-left="(\d+)"')
     _REFUSAL = re.compile(r'data-testid="error">([^<]*)<')
-    #: When each (table, version) was first told by any stream: the move's time (a commit
-    #: is told within milliseconds, bench_live_push.py).
-    _TOLD: dict[tuple[int, int], float] = {}
-    #: The tables whose clock (a stream that only notes when versions are told) runs.
-    _CLOCKS: set[int] = set()
+    _ETAG = re.compile(r"If-None-Match\": \"([^']*)\"}'")
+    #: How long after a countdown's end a pushed page asks (static/js/live.js GRACE_MS).
+    _GRACE = 3 if _PUSH else 0
+    #: Each view held: the table, the version held before and now, when (for main()).
+    _HELD = Path(os.environ["BENCH_LIVE_HELD"]).open("a", buffering=1)  # noqa: SIM115
+    #: Each request: when it ended, its kind, its time (ms).
+    _LOG = Path(os.environ["BENCH_LIVE_LOG"]).open("a", buffering=1)  # noqa: SIM115
+
+    @events.request.add_listener
+    def _logged(name: str, response_time: float, **_: object) -> None:
+        _LOG.write(f"{time.time():.3f} {name} {response_time:.1f}\n")
+
     #: When the step began: each table's players place their first bet up to 4.5 s after
     #: it (half a second apart, table by table), so that separate tables do not go round
     #: in step, as they would not.
     _BEGAN = time.time()
 
-    def _listen(host: str, table: int, on_version: Any) -> None:
-        """Follow the table's stream as the page's EventSource does (again after a
-        drop, as it does), noting when each version is first told."""
+    def _listen(host: str, table: int, cookies: str, viewer: Any) -> None:
+        """Follow the table's stream as the page's EventSource does (compressed, as a
+        browser asks for it; again after a drop, as it does): a part pushed is held as
+        the view, a version told is asked for."""
         address = host.removeprefix("http://").split(":")
         while True:
             try:
                 with socket.create_connection((address[0], int(address[1]))) as sock:
                     sock.sendall(
-                        f"GET /tables/{table}/events/ HTTP/1.1\r\nHost: {address[0]}\r\n"
-                        "Accept: text/event-stream\r\n\r\n".encode()
+                        f"GET /tables/{table}/events/?version={viewer.held} HTTP/1.1\r\n"
+                        f"Host: {address[0]}\r\nAccept: text/event-stream\r\n"
+                        f"Accept-Encoding: gzip\r\nCookie: {cookies}\r\n\r\n".encode()
                     )
-                    told = False
-                    for line in sock.makefile("rb"):
-                        text = line.decode().strip()
-                        if text == "event: table":
-                            told = True
-                        elif told and text.startswith("data: "):
-                            told = False
-                            version = int(text.removeprefix("data: "))
-                            _TOLD.setdefault((table, version), time.time())
-                            on_version(version)
+                    for kind, data in _events_of(sock.makefile("rb")):
+                        if kind == "part":
+                            viewer.pushed(data)
+                        elif kind == "table":
+                            viewer.tell(int(data))
             except OSError:
                 pass
             gevent.sleep(2)  # the stream's "retry: 2000"
+
+    def _events_of(answer: Any) -> Any:
+        """The server-sent events of an HTTP answer (chunked, gzipped or not): each
+        event's kind and its data lines joined."""
+        headers = []
+        while (line := answer.readline()) not in (b"\r\n", b""):
+            headers.append(line.decode().lower())
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        zipped = any(header.startswith("content-encoding: gzip") for header in headers)
+        text = codecs.getincrementaldecoder("utf-8")()
+        buffer = ""
+        while size := int(answer.readline().strip() or b"0", 16):
+            chunk = answer.read(size)
+            answer.readline()
+            buffer += text.decode(inflate.decompress(chunk) if zipped else chunk)
+            *blocks, buffer = buffer.split("\n\n")
+            for block in blocks:
+                kind, data = "", []
+                for line in block.split("\n"):
+                    if line.startswith("event: "):
+                        kind = line.removeprefix("event: ")
+                    elif line.startswith("data: "):
+                        data.append(line.removeprefix("data: "))
+                if kind:
+                    yield kind, "\n".join(data)
 
     class _Viewer(HttpUser):
         """Someone with the table open, following it as the page does: pushed (the
@@ -372,15 +468,23 @@ if os.environ.get("BENCH_LIVE_PLAN"):
             self.told = 0
             self.wake = Event()
             if _PUSH:
-                gevent.spawn(_listen, self.host, self.table, self.tell)
-            elif self.table not in _CLOCKS:
-                _CLOCKS.add(self.table)
-                gevent.spawn(_listen, self.host, self.table, lambda _version: None)
+                cookies = "; ".join(f"{c.name}={c.value}" for c in self.client.cookies)
+                gevent.spawn(_listen, self.host, self.table, cookies, self)
 
         def tell(self, version: int) -> None:
             if version > self.held:
                 self.told = max(self.told, version)
                 self.wake.set()
+
+        def pushed(self, part: str) -> None:
+            """A part pushed: held as the page morphs it in, as if asked for now."""
+            version = _VERSION.search(part)
+            if version is None or int(version.group(1)) <= self.held:
+                return
+            etag = _ETAG.search(part)
+            self.asked = time.time()
+            self.hold(json.loads(f'"{etag.group(1)}"') if etag else "", part)
+            self.wake.set()
 
         def await_change(self, until: float = float("inf")) -> None:
             """Push: wait for a new version, the countdown's end, the safety net's 15 s,
@@ -412,23 +516,19 @@ if os.environ.get("BENCH_LIVE_PLAN"):
                 self.hold(response.headers.get("ETag", ""), response.text)
 
         def hold(self, etag: str, shown: str) -> None:
-            """A new view held: the delays from each move it shows to now."""
+            """A new view held, noted for the delays from each move it shows."""
             now = time.time()
             self.etag, self.shown = etag, shown
             version = _VERSION.search(shown)
             left = _SECONDS_LEFT.search(shown)
-            self.ends = now + int(left.group(1)) if left else float("inf")
+            # Pushed, a countdown's end is applied by the server and pushed: the page asks
+            # only once it has been over for a grace (static/js/live.js).
+            self.ends = now + int(left.group(1)) + _GRACE if left else float("inf")
             if version is None:
                 return
             held, self.held = self.held, int(version.group(1))
-            for moved in range(held + 1, self.held + 1):
-                told = _TOLD.get((self.table, moved))
-                if held and told is not None:
-                    self.environment.events.request.fire(
-                        request_type="DELAY", name="move→view",
-                        response_time=max(0.0, (now - told) * 1000), response_length=0,
-                        exception=None, context={},
-                    )  # fmt: skip
+            if held and self.held > held:
+                _HELD.write(f"{self.table} {held} {self.held} {now}\n")
 
     class Watcher(_Viewer):
         """A guest watching a table."""

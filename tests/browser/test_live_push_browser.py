@@ -53,6 +53,14 @@ def test_a_move_is_pushed_to_a_page_on_another_server(
             "data-push", f"/tables/{row.pk}/events/"
         )
 
+    # Each page is pushed its own part of every move: it asks for nothing.
+    asked: list[str] = []
+    for page in (anns, bobs):
+        page.on(
+            "request",
+            lambda request: asked.append(request.url) if "/state/" in request.url else None,
+        )
+
     buy_in(bobs)
     expect(bobs.get_by_test_id("balance")).to_contain_text("500")
     bet_behind(bobs, 3, 20)
@@ -65,5 +73,8 @@ def test_a_move_is_pushed_to_a_page_on_another_server(
         "data-stage", "result", timeout=SEEN_WITHIN_MS
     )
     expect(bobs.get_by_test_id("balance")).to_contain_text("520")
+    assert asked == []
     SCREENSHOTS.mkdir(exist_ok=True)
     bobs.screenshot(path=SCREENSHOTS / "live-pushed-bob-desktop.png", full_page=True)
+    bobs.set_viewport_size({"width": 390, "height": 844})
+    bobs.screenshot(path=SCREENSHOTS / "live-pushed-bob-phone.png", full_page=True)

@@ -5,10 +5,13 @@ transaction (`trainer.live.table.notify_version`, from `LiveChange.save`), so Po
 tells every app server once it commits, and never a change rolled back. Each app server's
 process keeps ONE connection listening (`Hub`) and hands each version to the streams
 (`stream`, the server-sent events of `trainer.live.views.table_events`) following that
-table in the process. An event says only "version N": the page then asks for its own view
-of the table with its usual request (If-None-Match), so what each viewer may see is drawn
-and checked in one place. Without PostgreSQL (SQLite has no LISTEN) or without an ASGI
-server, nothing is pushed and the page polls.
+table in the process. A stream says each new version as the viewer's own drawing of the
+table (``event: part``), drawn once per version for all the table's viewers in the
+process (`Hub.latest`), so that a move costs a following page no request; where no
+drawing is given it says only "version N" and the page asks for its view. The hub also
+wakes at a followed table's deadline (`Hub.wake`), so that a countdown's end is applied
+and pushed without every page asking at the same instant. Without PostgreSQL (SQLite has
+no LISTEN) or without an ASGI server, nothing is pushed and the page polls.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from typing import Any
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Hashable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import psycopg
 from asgiref.sync import sync_to_async
@@ -60,6 +65,22 @@ def _listening_params() -> dict[str, Any]:
     return params
 
 
+class Versioned(Protocol):
+    """Work done for a table at a version (`Hub.latest`)."""
+
+    @property
+    def version(self) -> int: ...
+
+
+@dataclass(eq=False)
+class Follower:
+    """One stream following a table: the versions handed to it, and who is watching
+    (what `Hub.viewers` tells the drawing; the stream may change it)."""
+
+    versions: asyncio.Queue[int]
+    viewer: Hashable = None
+
+
 class Hub:
     """One process's listening connection, and the streams it feeds, by table.
 
@@ -71,30 +92,85 @@ class Hub:
         self._connect = connect or (
             lambda: psycopg.AsyncConnection.connect(autocommit=True, **_listening_params())
         )
-        self._followers: dict[int, set[asyncio.Queue[int]]] = {}
+        self._followers: dict[int, set[Follower]] = {}
+        self._latest: dict[int, asyncio.Future[Any]] = {}
+        self._alarms: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = asyncio.Event()
 
     @contextlib.asynccontextmanager
-    async def following(self, table_id: int) -> AsyncIterator[asyncio.Queue[int]]:
-        """A queue of the table's versions as they are notified, from the moment the
-        process listens (`TimeoutError` if it cannot within `READY_SECONDS`)."""
+    async def following(self, table_id: int, viewer: Hashable = None) -> AsyncIterator[Follower]:
+        """A follower of the table, its queue getting the table's versions as they are
+        notified, from the moment the process listens (`TimeoutError` if it cannot
+        within `READY_SECONDS`)."""
         self._start()
-        queue: asyncio.Queue[int] = asyncio.Queue()
-        self._followers.setdefault(table_id, set()).add(queue)
+        follower = Follower(asyncio.Queue(), viewer)
+        self._followers.setdefault(table_id, set()).add(follower)
         try:
             await asyncio.wait_for(self._ready.wait(), READY_SECONDS)
-            yield queue
+            yield follower
         finally:
             followers = self._followers.get(table_id, set())
-            followers.discard(queue)
+            followers.discard(follower)
             if not followers:
                 self._followers.pop(table_id, None)
+                self._latest.pop(table_id, None)
+                self._cancel_alarm(table_id)
 
     def following_count(self) -> int:
         """How many streams this process feeds (for the benchmark)."""
-        return sum(len(queues) for queues in self._followers.values())
+        return sum(len(followers) for followers in self._followers.values())
+
+    def viewers(self, table_id: int) -> list[Hashable]:
+        """The distinct viewers following the table in this process."""
+        return list(dict.fromkeys(f.viewer for f in self._followers.get(table_id, ())))
+
+    async def latest[T: Versioned](
+        self, table_id: int, version: int, work: Callable[[], Awaitable[T]]
+    ) -> T:
+        """``work``'s latest result for the table if it is of ``version`` or newer, else
+        a new one; one runs at a time per table, shared by every stream asking while it
+        runs, so that versions coming faster than they are drawn are drawn together (the
+        table as it is when the work starts). An error is every asker's, and not kept."""
+        while True:
+            running = self._latest.get(table_id)
+            if running is None:
+                break
+            if not running.done():
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(running)
+            if running.done() and not running.cancelled() and running.exception() is None:
+                result: T = running.result()
+                if result.version >= version:
+                    return result
+            if self._latest.get(table_id) is running:
+                break  # the first to find it behind starts the next: the others wait on it
+        started = self._latest[table_id] = asyncio.ensure_future(work())
+        return await asyncio.shield(started)
+
+    def wake(self, table_id: int, at: float, call: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run ``call`` at ``at`` (seconds since the epoch) while anyone here follows the
+        table: one alarm a table, the latest asked for replacing an earlier one."""
+        kept = self._alarms.get(table_id)
+        if kept is not None:
+            if kept[0] == at:
+                return
+            kept[1].cancel()
+        loop = asyncio.get_running_loop()
+
+        def ring() -> None:
+            self._alarms.pop(table_id, None)
+            task: asyncio.Task[None] = loop.create_task(call())  # noqa: RUF006 - kept by the loop
+            task.add_done_callback(_log_failure)
+
+        delay = max(0.0, at - time.time())
+        self._alarms[table_id] = (at, loop.call_later(delay, ring))
+
+    def _cancel_alarm(self, table_id: int) -> None:
+        kept = self._alarms.pop(table_id, None)
+        if kept is not None:
+            kept[1].cancel()
 
     def _start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -127,16 +203,21 @@ class Hub:
         except ValueError:
             log.warning("A live table notice not understood: %r", payload)
             return
-        for queue in self._followers.get(table_id, ()):
-            queue.put_nowait(number)
+        for follower in self._followers.get(table_id, ()):
+            follower.versions.put_nowait(number)
 
     def _hand_out_all(self, number: int) -> None:
-        for queues in self._followers.values():
-            for queue in queues:
-                queue.put_nowait(number)
+        for followers in self._followers.values():
+            for follower in followers:
+                follower.versions.put_nowait(number)
 
 
-def _version_released(table_id: int) -> int | None:
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("A live table's alarm failed.", exc_info=task.exception())
+
+
+def version_released(table_id: int) -> int | None:
     """The table's version, its connection given back at once: a stream lasts as long as
     the page is open, and must not hold one of the pool's connections all that time."""
     try:
@@ -158,13 +239,45 @@ def event(version: int) -> str:
     return f"event: table\ndata: {version}\n\n"
 
 
-async def stream(table_id: int, since: int, *, using: Hub | None = None) -> AsyncGenerator[str]:
+def part_event(html: str) -> str:
+    """The server-sent event that carries the viewer's drawing of the table, a line of
+    data per line of HTML.
+
+    >>> part_event("<p>\\n10</p>")
+    'event: part\\ndata: <p>\\ndata: 10</p>\\n\\n'
+    """
+    lines = html.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "event: part\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+
+
+class Drawn:
+    """A viewer's drawing of a table at a version, as a stream's `Drawing` gives it."""
+
+    def __init__(self, version: int, html: str) -> None:
+        self.version = version
+        self.html = html
+
+
+#: What draws a stream's viewer's part: given a version notified, the drawing (of that
+#: version or a newer one), or None when there is none to give (the page then asks).
+Drawing = Callable[[Follower, int], Awaitable[Drawn | None]]
+
+
+async def stream(
+    table_id: int,
+    since: int,
+    *,
+    using: Hub | None = None,
+    viewer: Hashable = None,
+    drawing: Drawing | None = None,
+) -> AsyncGenerator[str]:
     """The table's versions after ``since`` as server-sent events, from the moment the
     process listens: the current one first if it is newer, then each as notified, with a
-    comment on a quiet stream. Ends if the process cannot listen (the page then polls)."""
-    version_now = sync_to_async(_version_released)
+    comment on a quiet stream; each as ``drawing`` draws it for the viewer, else as its
+    number. Ends if the process cannot listen (the page then polls)."""
+    version_now = sync_to_async(version_released)
     try:
-        async with (using or hub).following(table_id) as versions:
+        async with (using or hub).following(table_id, viewer) as follower:
             yield "retry: 2000\n\n"
             last = since
             notified = RECHECK
@@ -173,10 +286,15 @@ async def stream(table_id: int, since: int, *, using: Hub | None = None) -> Asyn
                 if version is None:  # the table is gone
                     return
                 if version > last:
-                    last = version
-                    yield event(version)
+                    drawn = await drawing(follower, version) if drawing else None
+                    if drawn is None:
+                        last = version
+                        yield event(version)
+                    elif drawn.version > last:
+                        last = drawn.version
+                        yield part_event(drawn.html)
                 try:
-                    notified = await asyncio.wait_for(versions.get(), KEEP_ALIVE_SECONDS)
+                    notified = await asyncio.wait_for(follower.versions.get(), KEEP_ALIVE_SECONDS)
                 except TimeoutError:
                     notified = last
                     yield ": still following\n\n"

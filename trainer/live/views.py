@@ -7,17 +7,27 @@ applying any deadline passed, so a countdown that ran out changes the table on t
 of anyone at it. The part is drawn once for all the table's onlookers (people with no
 part in it) per version, language and second, and handed to each with their own CSRF token
 and ETag; a player at the table is drawn for themselves. Where the server can push
-(ASGI, PostgreSQL), `table_events` streams the table's new versions (trainer/live/push.py).
+(ASGI, PostgreSQL), `table_events` streams each new version as the viewer's own part
+(trainer/live/push.py), drawn once per version for all the table's viewers in the
+process, and applies the table's deadlines when they pass.
 """
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import hashlib
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib import auth
 from django.core.cache import caches
+from django.db import connection
 from django.http import (
     Http404,
     HttpRequest,
@@ -29,7 +39,8 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.functional import SimpleLazyObject
 from django.utils.html import escapejs
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -40,7 +51,7 @@ from engine.live_public import LivePublic
 from trainer.live import push, selectors, services
 from trainer.live.forms import LiveOrderForm, OpenTableForm
 from trainer.live.pages import LiveTableView
-from trainer.live.table import LiveSnapshot
+from trainer.live.table import LiveSnapshot, deadline_of
 from trainer.shared.htmx import HtmxHttpRequest
 from trainer.shared.owners import Owner, owner_of
 from trainer.shared.unit_of_work import NotFound, Refused
@@ -166,18 +177,164 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 
 @require_GET
 async def table_events(request: HttpRequest, table_id: int) -> HttpResponse | StreamingHttpResponse:
-    """The table's new versions as server-sent events, as they happen (an ASGI server on
-    PostgreSQL; elsewhere 204, which tells the page to stop asking: it polls)."""
+    """The table's new versions as server-sent events, each the viewer's part as they
+    happen (an ASGI server on PostgreSQL; elsewhere 204, which tells the page to stop
+    asking: it polls)."""
     if not push.available(request):
         return HttpResponse(status=204)
-    if await sync_to_async(selectors.table_version)(table_id) is None:
+    viewer = await sync_to_async(_viewer_released)(request)
+    if await sync_to_async(push.version_released)(table_id) is None:
         raise Http404("no such live table")
     since = request.GET.get("version", "")
-    events = push.stream(table_id, int(since) if since.isdecimal() else 0)
+    drawing = _Drawing(push.hub, table_id, request, get_token(request))
+    events = push.stream(
+        table_id, int(since) if since.isdecimal() else 0, viewer=viewer, drawing=drawing.draw
+    )
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: hand each event on at once
     return response
+
+
+#: How often a stream checks again who its viewer is (a log-out, a session expired).
+VIEWER_RECHECK_SECONDS = 30.0
+#: How long after a table's deadline its streams' process applies it: a moment, so that a
+#: page's own countdown has shown 0.
+DEADLINE_GRACE_SECONDS = 0.05
+
+
+@dataclass(frozen=True)
+class _Viewer:
+    """Who follows a table through a stream, as far as their part differs: the owner and
+    the language (the request is what their part is drawn with, any of theirs)."""
+
+    owner: Owner
+    language: str
+    request: HttpRequest = field(compare=False)
+
+
+def _viewer_released(request: HttpRequest) -> _Viewer:
+    """The request's viewer, the connection given back at once (a stream lasts as long
+    as the page is open)."""
+    try:
+        return _Viewer(owner_of(request), get_language(), request)
+    finally:
+        connection.close()
+
+
+def _as_now(request: HttpRequest) -> HttpRequest:
+    """The request as its session stands now (logged out, in as someone else, expired),
+    not as it stood when the stream was opened."""
+    now = copy.copy(request)
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    now.session = store(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    now.user = SimpleLazyObject(lambda: auth.get_user(now))  # type: ignore[assignment]
+    return now
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """A table's parts drawn at one version for the viewers following it here: each
+    viewer's HTML (with the CSRF token's and ETag's slots) and ETag."""
+
+    version: int
+    drawn: dict[_Viewer, tuple[str, str]]
+    deadline: float | None  # the table's next deadline, seconds since the epoch
+
+
+class _Drawing:
+    """What a stream's page is pushed: its viewer's part of each version, drawn with the
+    other streams' here once per version (`push.Hub.latest`); and the table's deadline,
+    applied here when it passes, which the page would otherwise ask for all at once."""
+
+    def __init__(self, hub: push.Hub, table_id: int, request: HttpRequest, token: str) -> None:
+        self.hub = hub
+        self.table_id = table_id
+        self.request = request
+        self.token = token
+        self.checked = time.monotonic()
+
+    async def draw(self, follower: push.Follower, version: int) -> push.Drawn | None:
+        if time.monotonic() - self.checked > VIEWER_RECHECK_SECONDS:
+            follower.viewer = await sync_to_async(_viewer_released)(_as_now(self.request))
+            self.checked = time.monotonic()
+        parts = await self.hub.latest(self.table_id, version, self._parts)
+        viewer = follower.viewer
+        if not isinstance(viewer, _Viewer):
+            return None
+        if viewer not in parts.drawn:  # came after the drawing began: drawn alone
+            parts = await _drawn_aside(self.table_id, [viewer])
+        html, etag = parts.drawn[viewer]
+        return push.Drawn(
+            parts.version, html.replace(_CSRF_SLOT, self.token).replace(_ETAG_SLOT, etag)
+        )
+
+    async def _parts(self) -> _Parts:
+        viewers = [v for v in self.hub.viewers(self.table_id) if isinstance(v, _Viewer)]
+        parts = await _drawn_aside(self.table_id, viewers)
+        if parts.deadline is not None:
+            self.hub.wake(self.table_id, parts.deadline + DEADLINE_GRACE_SECONDS, self._due)
+        return parts
+
+    async def _due(self) -> None:
+        await sync_to_async(_deadlines_applied, thread_sensitive=False)(self.table_id)
+
+
+#: The thread the pushed parts are drawn in, one a process: the drawings of several
+#: tables take turns rather than contend for the interpreter with each other and with
+#: the pages' requests, and a table whose versions come faster than they are drawn has
+#: them drawn together (`push.Hub.latest`).
+_DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-parts")
+
+
+async def _drawn_aside(table_id: int, viewers: list[_Viewer]) -> _Parts:
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_DRAWER, _parts_drawn, table_id, viewers)
+
+
+def _parts_drawn(table_id: int, viewers: list[_Viewer]) -> _Parts:
+    """The table as it is now, drawn for each viewer: the onlookers of a language once
+    for all of them, each player for themselves. The connection is given back before
+    the drawing, which needs none, so that the pages' requests do not wait for it."""
+    now = timezone.now()
+    try:
+        head = services.current_head(table_id, now)
+        if head is None:
+            return _Parts(0, {}, None)
+        shown = selectors.table_snapshot(table_id, head)
+        names = selectors.player_names(shown)
+    finally:
+        connection.close()
+    drawn: dict[_Viewer, tuple[str, str]] = {}
+    onlookers: dict[tuple[str, bool], str] = {}
+    for viewer in viewers:
+        with translation.override(viewer.language):
+            public = shown.public(viewer.owner)
+            view = _view(shown, viewer.owner, now, public, names)
+            etag = escapejs(_etag(shown.row.version, viewer.owner))
+            shared = (viewer.language, view.guest)
+            if public.onlooker and shared in onlookers:
+                drawn[viewer] = (onlookers[shared], etag)
+                continue
+            context = {
+                "live": view, "error": None, "swapped": True, "etag": _ETAG_SLOT,
+                "csrf_token": _CSRF_SLOT, **_following(viewer.request, table_id),
+            }  # fmt: skip
+            html = render_to_string(PART, context, viewer.request)
+            if public.onlooker:
+                onlookers[shared] = html
+            drawn[viewer] = (html, etag)
+    deadline = deadline_of(shown.table)
+    return _Parts(shown.row.version, drawn, deadline.timestamp() if deadline else None)
+
+
+def _deadlines_applied(table_id: int) -> None:
+    """Apply the table's deadlines passed (its change is then pushed), the connection
+    given back at once."""
+    try:
+        services.apply_deadlines(table_id, timezone.now())
+    finally:
+        connection.close()
 
 
 def _following(request: HttpRequest, table_id: int) -> dict[str, Any]:
@@ -222,7 +379,11 @@ def _etag(version: int, owner: Owner) -> str:
 
 
 def _view(
-    shown: LiveSnapshot, owner: Owner, now: Any, public: LivePublic | None = None
+    shown: LiveSnapshot,
+    owner: Owner,
+    now: Any,
+    public: LivePublic | None = None,
+    names: dict[str, str] | None = None,
 ) -> LiveTableView:
     public = public or shown.public(owner)
     return LiveTableView.of(
@@ -230,7 +391,7 @@ def _view(
         version=shown.row.version,
         closed=shown.row.closed_at is not None,
         public=public,
-        names=selectors.player_names(shown),
+        names=selectors.player_names(shown) if names is None else names,
         guest=owner.user_id is None,
         pace=int(shown.table.decision_seconds),
         now=now.timestamp(),
