@@ -9,16 +9,17 @@ one worker process holds.
 It migrates the database, starts two servers as deployed (gunicorn, ``trainer.asgi``,
 ``trainer/gunicorn.conf.py``) with one worker each, on two ports, and opens ``--tables``
 tables (Ann seated, Bob joined). Each viewer is a guest: it loads the table's page (its
-session), opens the page's stream (``/tables/<id>/events/``) on one server or the other in
-turn, and when told of a version asks for its view (``/tables/<id>/state/`` with
-If-None-Match), as the page does. The mover, in this process, makes ``--moves`` moves at each table
-through the services (Bob cashing out and joining again in turn, which any stage of the
-round allows, ``--pause`` seconds apart, the tables' moves spread over the pause), each
-committed on the database: the delay measured is from a move's commit to the viewer holding
-the table's new view (and, apart, to the event). Then, for each of ``--holds``, that many
-streams are opened on ONE worker, listening only, and the delay to the event is measured:
-the followers one worker holds is the largest count whose p95 stays under 300 ms, with the
-worker's memory. Each line gives the load average (the machine is shared).
+session), opens the page's stream (``/tables/<id>/events/``) on one server or the other
+in turn, and holds each part of the table it is pushed, as the page does (or, told only
+a version, asks for its view: ``/tables/<id>/state/`` with If-None-Match). The mover, in
+this process, makes ``--moves`` moves at each table through the services (Bob cashing
+out and joining again in turn, which any stage of the round allows, ``--pause`` seconds
+apart, the tables' moves spread over the pause), each committed on the database: the
+delay measured is from a move's commit to the viewer holding the table's new view (and,
+apart, to the event). Then, for each of ``--holds``, that many streams are opened on ONE
+worker, listening only, and the delay to the event is measured: the followers one worker
+holds is the largest count whose p95 stays under 300 ms, with the worker's memory. Each
+line gives the load average (the machine is shared).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -38,6 +40,7 @@ from served_app import prepare_database, production_env
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_MS = 300.0
+_VERSION = re.compile(r'data-version="(\d+)"')
 
 
 @dataclass
@@ -104,20 +107,29 @@ async def _follow(viewer: Viewer, opened: asyncio.Event) -> None:
         f"GET /tables/{viewer.table}/events/?version={viewer.version} HTTP/1.1\r\n"
         f"Host: 127.0.0.1\r\nCookie: {viewer.cookie}\r\nAccept: text/event-stream\r\n\r\n".encode()
     )
-    told = False
+    kind, part = "", []
     try:
         while line := await reader.readline():
-            text = line.decode().strip()
+            text = line.decode().rstrip("\r\n")
             if text.startswith("retry:"):
                 opened.set()
-            elif text == "event: table":
-                told = True
-            elif told and text.startswith("data: "):
-                told = False
+            elif text.startswith("event: "):
+                kind, part = text.removeprefix("event: "), []
+            elif kind == "table" and text.startswith("data: "):
+                kind = ""
                 version = int(text.removeprefix("data: "))
                 viewer.evented.setdefault(version, time.time())
                 if viewer.asks:
                     asyncio.get_running_loop().create_task(_view(viewer, version))
+            elif kind == "part" and text.startswith("data: "):
+                part.append(text)
+            elif kind == "part" and not text:  # the viewer's part, pushed: the view itself
+                kind = ""
+                found = _VERSION.search("\n".join(part))
+                if found:
+                    now = time.time()
+                    viewer.evented.setdefault(int(found.group(1)), now)
+                    viewer.viewed.setdefault(int(found.group(1)), now)
     finally:
         writer.close()
 

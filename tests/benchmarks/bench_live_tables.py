@@ -10,27 +10,34 @@ the only one that pushes), starts gunicorn on 127.0.0.1 with the project's
 fresh tables of 7 seats: ``--players`` seats held by accounts (logged in by sessions made
 directly), the others by bots, and ``--watchers`` guests per table. Then locust (headless,
 bounded in time) plays them the way the page does (static/js/live.js): each person holds
-the table's stream open (``/tables/<id>/events/``, server-sent events) and asks for their
-view (``/tables/<id>/state/`` with ``If-None-Match``) only when it tells a new version,
-when the countdown shown ends, and every 15 s; ``--poll`` has everyone poll once a second
-instead, as before the push, and ``--compare`` runs each step both ways. An account bets
-the minimum when its seat may bet and acts on its hand when shown a decision (stand, or
-hit about one time in three), each after thinking 0.5 to 2.5 s, each a POST with
-``HX-Request`` that answers the table's part; each table's first bet comes up to 4.5 s
-into the step, so that the tables do not go round in step. Countdowns are shortened (betting 5 s,
-decisions 5 s, result 2 s; the web opens tables with 15/10/5) so that rounds go round
-within a step. ``--warmup S`` (default 10) first plays 2 tables unreported, so that each
-worker's first rounds and decisions (imports, caches) are not measured.
+the table's stream open (``/tables/<id>/events/``, server-sent events, compressed as a
+browser asks, with the person's cookies) and holds each part of the table it pushes (or,
+told only a version, asks for the view: ``/tables/<id>/state/`` with ``If-None-Match``);
+the view is asked for when a countdown shown has been over for 3 s with nothing pushed,
+and every 15 s; ``--poll`` has everyone poll once a second instead, as before the push,
+and ``--compare`` runs each step both ways. An account bets the minimum when its seat
+may bet and acts on its hand when shown a decision (stand, or hit about one time in
+three), each after thinking 0.5 to 2.5 s, each a POST with ``HX-Request`` that answers
+the table's part; each table's first bet comes up to 4.5 s into the step, so that the
+tables do not go round in step. Countdowns are shortened (betting 5 s, decisions 5 s,
+result 2 s; the web opens tables with 15/10/5) so that rounds go round within a step.
+``--warmup S`` (default 10) first plays 2 tables unreported, so that each worker's first
+rounds and decisions (imports, caches) are not measured.
 
-Each step prints requests per second, p50/p95/p99 per request kind (``state``, ``bet``,
-``act``, ``sit``, and the watchers' first ``page``), the delay from a move to each viewer
-holding it (``move→view``: from the moment a stream first told the move's version, which
-bench_live_push.py measures at a few ms after its commit; a polled step keeps one stream
-per table for this clock alone), server errors (an HTTP error or a connection dropped
-without an answer), refusals (a request the table refused: a 200 with the refusal shown,
-e.g. an action from a version that had moved on), rounds played and bets recorded, and the
-load average (the machine is shared). At the end: the first step whose p99 passes 200 ms,
-for the view and for the action on a hand (the other requests are too few for a p99).
+Everyone at a step arrives in its first `ARRIVAL_SECONDS` (opens the page and its
+stream, is shown the table, places a first bet): that crowd arriving at once is reported
+in a line of its own; the figures of the step are those of the ``--seconds`` of play
+that follow. They are: requests per second, p50/p95/p99 per request kind (``state``,
+``bet``, ``act``, ``sit``, and the watchers' first ``page``), the delay from a move to
+each viewer holding it (``move→view``: from the move's commit, which a connection of this
+process's own hears as PostgreSQL's notice), server errors (an HTTP error or a
+connection dropped without an answer), refusals (a request the table refused: a 200
+with the refusal shown, e.g. an action from a version that had moved on), rounds played
+and bets recorded, the load average (the machine is shared), and the app's own CPU time
+over the play (its workers' user and system time, which the machine's other work does
+not skew). At the end: the first step whose p99 passes 200 ms, for the move reaching
+the viewers, the view asked for and the action on a hand, each where a step has enough
+of them for a p99.
 
 The file is also the locustfile (``locust -f`` reads its user classes; the plan of each
 step comes in ``BENCH_LIVE_PLAN``, the way to follow in ``BENCH_LIVE_MODE``). locust and

@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine
 from functools import partial
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -137,3 +139,121 @@ def test_without_an_asgi_server_the_events_view_tells_the_page_to_poll(client: C
     page = client.get(reverse("trainer:live-table", args=[table_id]))
     assert b"data-push" not in page.content
     assert b'hx-trigger="every 1s, pushed"' in page.content
+
+
+class _Drawn:
+    def __init__(self, version: int) -> None:
+        self.version = version
+
+
+def run_apart(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``main`` in a thread of its own (a browser test may have left a loop in this
+    one), failing the test if it fails."""
+    failures: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as failure:
+            failures.append(failure)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+
+
+def test_versions_coming_while_a_table_is_drawn_are_drawn_together_once() -> None:
+    async def main() -> None:
+        hub = push.Hub()
+        table = {"version": 3}
+        started: list[int] = []
+        release = asyncio.Event()
+
+        async def draw() -> _Drawn:  # the table as it is when the drawing starts
+            version = table["version"]
+            started.append(version)
+            await release.wait()
+            return _Drawn(version)
+
+        first = asyncio.ensure_future(hub.latest(1, 3, draw))
+        while not started:
+            await asyncio.sleep(0)
+        table["version"] = 5  # two moves while version 3 is drawn
+        later = [asyncio.ensure_future(hub.latest(1, v, draw)) for v in (4, 5, 5)]
+        await asyncio.sleep(0)
+        release.set()
+        assert (await first).version == 3
+        assert [(await asker).version for asker in later] == [5, 5, 5]
+        assert started == [3, 5]  # versions 4 and 5 drawn in one go
+        assert (await hub.latest(1, 5, draw)).version == 5  # kept: not drawn again
+        assert started == [3, 5]
+
+    run_apart(main)
+
+
+def test_a_failed_drawing_fails_its_askers_and_is_not_kept() -> None:
+    async def main() -> None:
+        hub = push.Hub()
+        calls: list[int] = []
+
+        async def broken() -> _Drawn:
+            calls.append(1)
+            raise RuntimeError("drawing failed")
+
+        async def fine() -> _Drawn:
+            calls.append(2)
+            return _Drawn(7)
+
+        with pytest.raises(RuntimeError):
+            await hub.latest(1, 7, broken)
+        assert (await hub.latest(1, 7, fine)).version == 7
+        assert calls == [1, 2]
+
+    run_apart(main)
+
+
+class _Quiet:
+    """A listening connection that hears nothing."""
+
+    async def __aenter__(self) -> _Quiet:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def execute(self, sql: str) -> None:
+        return None
+
+    async def notifies(self) -> AsyncIterator[Any]:
+        await asyncio.sleep(3600)
+        yield None
+
+
+async def quiet() -> _Quiet:
+    return _Quiet()
+
+
+def test_a_tables_alarm_rings_once_at_its_latest_time_and_not_once_nobody_follows() -> None:
+    async def main() -> None:
+        hub = push.Hub(connect=quiet)
+        rung: list[str] = []
+
+        def ringing(name: str) -> Callable[[], Coroutine[Any, Any, None]]:
+            async def ring() -> None:
+                rung.append(name)
+
+            return ring
+
+        now = time.time()
+        async with hub.following(1), hub.following(2):
+            hub.wake(1, now + 0.05, ringing("early"))
+            hub.wake(1, now + 0.10, ringing("late"))  # replaces the first
+            async with hub.following(3):
+                hub.wake(3, now + 0.05, ringing("left"))
+            # Nobody follows table 3 here any more: its alarm is off.
+            await asyncio.sleep(0.3)
+        assert rung == ["late"]
+
+    run_apart(main)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-import threading
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from typing import Any
 
@@ -25,29 +24,10 @@ from trainer.live.services import LiveOp, LiveOrder, live_request
 from trainer.models import SharedTable
 from trainer.shared.owners import Owner
 
-from .test_push import a_table, bet
+from .test_push import a_table, bet, run_apart
 
 WAIT = 10.0
 VERSION = re.compile(r'data-version="(\d+)"')
-
-
-def in_a_thread_of_its_own(run: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run the coroutine as an ASGI server's event loop would: in a thread of its own,
-    whose streams' queries use connections of their own (and which no other test's loop
-    is running in)."""
-    failures: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(run())
-        except BaseException as failure:  # handed to the test's thread
-            failures.append(failure)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if failures:
-        raise failures[0]
 
 
 async def opened(client: AsyncClient, table_id: int, since: int) -> AsyncIterator[bytes]:
@@ -140,7 +120,7 @@ def test_each_viewer_is_pushed_their_own_part_drawn_once_for_all_of_them(
         await ann_stream.aclose()  # type: ignore[attr-defined]
         await guest_stream.aclose()  # type: ignore[attr-defined]
 
-    in_a_thread_of_its_own(run)
+    run_apart(run)
 
 
 @pytest.mark.postgresql
@@ -166,7 +146,7 @@ def test_a_countdown_that_runs_out_is_applied_and_pushed_with_nobody_asking() ->
         assert 'id="act-stand"' not in played
         await stream.aclose()  # type: ignore[attr-defined]
 
-    in_a_thread_of_its_own(run)
+    run_apart(run)
     assert LiveTable.from_json(SharedTable.objects.get(pk=table_id).state).rounds == 1
 
 
@@ -192,4 +172,4 @@ def test_a_viewer_who_logs_in_elsewhere_is_pushed_the_part_of_who_they_are_now(
         assert 'data-op="join"' in after  # as a guest sees it
         await stream.aclose()  # type: ignore[attr-defined]
 
-    in_a_thread_of_its_own(run)
+    run_apart(run)
