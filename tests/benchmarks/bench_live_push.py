@@ -215,11 +215,12 @@ def _tables(count: int) -> tuple[list[int], object]:
 
     users = get_user_model().objects
     stamp = time.time_ns()
-    ann = users.create_user(f"ann{stamp}")
     bob = users.create_user(f"bob{stamp}")
     bobs = Owner(bob.pk, "")
     tables = []
-    for _number in range(count):
+    for number in range(count):
+        # An Ann a table: an account may have only two open (services.MOST_OPEN).
+        ann = users.create_user(f"ann{stamp}-{number}")
         row = open_table(user_id=ann.pk, bots=[], seats=[3], buy_in=5000, now=timezone.now())
         live_request(
             owner=bobs, table_id=row.pk, order=LiveOrder(LiveOp.JOIN, 0, amount=5000),
