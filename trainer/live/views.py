@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import hashlib
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -57,6 +58,8 @@ from trainer.shared.owners import Owner, owner_of
 from trainer.shared.unit_of_work import NotFound, Refused
 
 IDLE_MINUTES = int(services.IDLE.total_seconds() // 60)
+
+log = logging.getLogger(__name__)
 
 
 @require_http_methods(["GET", "POST"])
@@ -255,15 +258,22 @@ class _Drawing:
         self.checked = time.monotonic()
 
     async def draw(self, follower: push.Follower, version: int) -> push.Drawn | None:
-        if time.monotonic() - self.checked > VIEWER_RECHECK_SECONDS:
-            follower.viewer = await sync_to_async(_viewer_released)(_as_now(self.request))
-            self.checked = time.monotonic()
-        parts = await self.hub.latest(self.table_id, version, self._parts)
-        viewer = follower.viewer
-        if not isinstance(viewer, _Viewer):
+        """The viewer's part of the table at ``version`` or newer; None (the page then
+        asks for it, and is answered or told what is wrong as any request is) if there
+        is none to give: the table gone, or the drawing failed."""
+        try:
+            if time.monotonic() - self.checked > VIEWER_RECHECK_SECONDS:
+                follower.viewer = await sync_to_async(_viewer_released)(_as_now(self.request))
+                self.checked = time.monotonic()
+            parts = await self.hub.latest(self.table_id, version, self._parts)
+            viewer = follower.viewer
+            if isinstance(viewer, _Viewer) and viewer not in parts.drawn:
+                parts = await _drawn_aside(self.table_id, [viewer])  # came in the meantime
+        except Exception:
+            log.exception("Drawing live table %s's part for its stream failed.", self.table_id)
             return None
-        if viewer not in parts.drawn:  # came after the drawing began: drawn alone
-            parts = await _drawn_aside(self.table_id, [viewer])
+        if not isinstance(viewer, _Viewer) or viewer not in parts.drawn:
+            return None
         html, etag = parts.drawn[viewer]
         return push.Drawn(
             parts.version, html.replace(_CSRF_SLOT, self.token).replace(_ETAG_SLOT, etag)

@@ -173,3 +173,47 @@ def test_a_viewer_who_logs_in_elsewhere_is_pushed_the_part_of_who_they_are_now(
         await stream.aclose()  # type: ignore[attr-defined]
 
     run_apart(run)
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_viewer_is_pushed_their_part_in_their_language() -> None:
+    table_id, ann = a_table()
+
+    async def run() -> None:
+        polish, english = AsyncClient(), AsyncClient()
+        polish.cookies["django_language"] = "pl"
+        in_polish = await opened(polish, table_id, 0)
+        in_english = await opened(english, table_id, 0)
+        await in_executor(partial(bet, table_id, ann))
+        assert "Wszystkie stoły na żywo" in await next_part(in_polish)
+        assert "All live tables" in await next_part(in_english)
+        await in_polish.aclose()  # type: ignore[attr-defined]
+        await in_english.aclose()  # type: ignore[attr-defined]
+
+    run_apart(run)
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_drawing_that_fails_tells_the_version_and_the_page_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table_id, ann = a_table()
+
+    def broken(table: int, viewers: list[Any]) -> Any:
+        raise RuntimeError("a template failed")
+
+    monkeypatch.setattr(views, "_parts_drawn", broken)
+
+    told: list[bytes] = []
+
+    async def run() -> None:
+        stream = await opened(AsyncClient(), table_id, 0)
+        await in_executor(partial(bet, table_id, ann))
+        told.append(await asyncio.wait_for(anext(stream), WAIT))
+        await stream.aclose()  # type: ignore[attr-defined]
+
+    run_apart(run)
+    version = SharedTable.objects.get(pk=table_id).version
+    assert told == [f"event: table\ndata: {version}\n\n".encode()]
