@@ -73,6 +73,18 @@ def test_a_move_is_pushed_to_a_page_on_another_server(
         "data-stage", "result", timeout=SEEN_WITHIN_MS
     )
     expect(bobs.get_by_test_id("balance")).to_contain_text("520")
+
+    # The result's countdown is ended by the server, and the next betting window pushed;
+    # its buttons work as any htmx answer's do (the page is not loaded again).
+    bobs.evaluate("window.stillThisPage = true")
+    for page in (anns, bobs):
+        expect(page.get_by_test_id("stage")).to_have_attribute(
+            "data-stage", "betting", timeout=10_000
+        )
+    expect(anns.get_by_test_id("seat-3")).not_to_contain_text("Behind")
+    bet_behind(bobs, 3, 20)
+    expect(anns.get_by_test_id("seat-3")).to_contain_text("Behind: bob, 20", timeout=SEEN_WITHIN_MS)
+    assert bobs.evaluate("window.stillThisPage") is True
     assert asked == []
     SCREENSHOTS.mkdir(exist_ok=True)
     bobs.screenshot(path=SCREENSHOTS / "live-pushed-bob-desktop.png", full_page=True)
