@@ -60,10 +60,11 @@ class OpenTableForm(forms.Form):
 
 
 class LiveOrderForm(forms.Form):
-    """One request at a live table, made from the table's version ``version``."""
+    """One request at a live table; an action on a hand names the table's version it
+    was made from (``version``), the other requests set absolute values."""
 
     op = forms.TypedChoiceField(choices=[(op, op) for op in LiveOp], coerce=LiveOp)
-    version = forms.IntegerField(min_value=0)
+    version = forms.IntegerField(min_value=0, required=False)
     seat = forms.IntegerField(min_value=1, max_value=7, required=False)
     amount = forms.IntegerField(min_value=1, max_value=1_000_000, required=False)
     action = forms.ChoiceField(choices=[(a.value, a.value) for a in Action], required=False)
@@ -80,7 +81,7 @@ class LiveOrderForm(forms.Form):
         data = self.cleaned_data
         return LiveOrder(
             op=data["op"],
-            version=data["version"],
+            version=data.get("version"),
             seat=data.get("seat"),
             amount=data.get("amount"),
             action=data.get("action") or None,

@@ -25,20 +25,25 @@ MAX_SEATS = DELUXE.max_seats
 
 
 def player_names(shown: LiveSnapshot) -> dict[str, str]:
-    """The user names of the accounts at the table, by engine owner name: one query the
-    first time a version is asked for in this process, then none (`table_snapshot`)."""
+    """The user names of the accounts at the table, by engine owner name: one query when
+    the accounts at the table change, else none (`table_snapshot` keeps them with the
+    version, and hands them on to the next while the same accounts are there: an
+    account's name never changes)."""
     kept = _kept(shown.row.pk, _head_of(shown))
     if kept is not None and kept.names is not None:
         return kept.names
-    table = shown.table
-    owners = set(table.balances) | {holder.owner for holder in table.holders.values()}
-    people = (Owner.named(name) for name in owners)
-    ids = [person.user_id for person in people if person is not None and person.user_id]
-    users = get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")
-    names = {Owner.account(pk).name: name for pk, name in users}
+    users = get_user_model().objects.filter(pk__in=_account_ids(shown.table))
+    names = {Owner.account(pk).name: name for pk, name in users.values_list("pk", "username")}
     if kept is not None and kept.shown is shown:
         kept.names = names
     return names
+
+
+def _account_ids(table: LiveTable) -> frozenset[int]:
+    """The accounts at the table: with chips at it, or holding a seat."""
+    owners = set(table.balances) | {holder.owner for holder in table.holders.values()}
+    people = (Owner.named(name) for name in owners)
+    return frozenset(p.user_id for p in people if p is not None and p.user_id is not None)
 
 
 #: The lobby's tables a page.
@@ -105,9 +110,11 @@ SNAPSHOTS_KEPT = 256
 
 @dataclass
 class _Kept:
-    """One table's latest version read in this process, and its players' names."""
+    """One table's latest version read in this process, and its players' names (None
+    until asked for), those of the accounts ``accounts``."""
 
     shown: LiveSnapshot
+    accounts: frozenset[int]
     names: dict[str, str] | None = field(default=None)
 
 
@@ -128,13 +135,18 @@ def _kept(table_id: int, head: Head) -> _Kept | None:
 def _keep(shown: LiveSnapshot) -> None:
     """Keep the snapshot for the next viewers, unless a later version is kept already."""
     row = shown.row
+    accounts = _account_ids(shown.table)
+    names = None
     with _snapshots_lock:
         kept = _snapshots.get(row.pk)
         if kept is not None:
             was, new = _head_of(kept.shown), _head_of(shown)
-            if was.opened_at == new.opened_at and was.version > new.version:
-                return
-        _snapshots[row.pk] = _Kept(shown)
+            if was.opened_at == new.opened_at:
+                if was.version > new.version:
+                    return
+                if kept.accounts == accounts:
+                    names = kept.names  # the same people: the same names
+        _snapshots[row.pk] = _Kept(shown, accounts, names)
         _snapshots.move_to_end(row.pk)
         while len(_snapshots) > SNAPSHOTS_KEPT:
             _snapshots.popitem(last=False)

@@ -240,7 +240,7 @@ _NEEDS: dict[LiveOp, tuple[str, ...]] = {
     LiveOp.BET: ("seat", "amount"),
     LiveOp.BEHIND: ("seat", "amount"),
     LiveOp.PAIR: ("seat", "amount"),
-    LiveOp.ACT: ("action",),
+    LiveOp.ACT: ("action", "version"),
     LiveOp.PRESELECT: ("seat",),
 }
 
@@ -250,7 +250,8 @@ class LiveOrder:
     """One request at a live table, as its form checked it."""
 
     op: LiveOp
-    version: int
+    #: The version the order was made from: an action's alone (see the module's doc).
+    version: int | None = None
     seat: int | None = None
     amount: int | None = None
     action: str | None = None

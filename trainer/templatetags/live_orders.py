@@ -29,11 +29,13 @@ def live_order(
     action: str | None = None,
     chosen: str | None = None,
 ) -> SafeString:
-    """The form for the order ``op`` (with its seat, amount or action) at the version
-    shown, its button saying ``label``; a play chosen before one's turn is pressed when
-    it is the ``chosen`` one. Posts to ``post_url`` with the viewer's CSRF token, both
-    from the page's context."""
-    fields: list[tuple[str, object]] = [("op", op), ("version", context["live"].version)]
+    """The form for the order ``op`` (with its seat, amount or action), its button
+    saying ``label``; a play chosen before one's turn is pressed when it is the
+    ``chosen`` one. Posts to ``post_url`` with the viewer's CSRF token, both from the
+    page's context. It names no version: these orders set absolute values, taken from
+    any version (trainer/live/services.py), so a seat's buttons stay the same HTML
+    while the seat does, whatever else at the table moves."""
+    fields: list[tuple[str, object]] = [("op", op)]
     button_id = ["order", op]
     data: list[tuple[str, object]] = []
     if action:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import io
+import pickle
 from fractions import Fraction
 
 from django import template
@@ -36,28 +38,36 @@ CACHE = "live_fragments"
 CSRF_SLOT = "sharedpartcsrftokenslot"
 
 
-def fingerprint(value: object) -> str:
-    """Everything ``value`` holds, as text: equal for equal values, and an error for a
-    value it cannot see into (whose identity alone would name it).
+class _PlainPickler(pickle.Pickler):
+    """Pickles plain values only: anything else is refused rather than pickled by what
+    its class chooses to keep (which may leave out what it draws)."""
+
+    def reducer_override(self, obj: object) -> object:
+        # Called for every object but exact ints, floats, strings, lists, tuples and the
+        # like, which pickle writes whole.
+        if isinstance(obj, Promise):  # a translation: its words in the active language
+            return str, (str(obj),)
+        plain = isinstance(obj, str | Fraction | enum.Enum)  # a str subclass: SafeString
+        # A dataclass is pickled as its class (by name) and every field.
+        if plain or dataclasses.is_dataclass(obj) or isinstance(obj, type):
+            return NotImplemented
+        raise TypeError(f"a shared part cannot be keyed by a {type(obj).__name__}")
+
+
+def fingerprint(value: object) -> bytes:
+    """Everything ``value`` holds, as bytes: values that give the same bytes are equal
+    (they unpickle alike), and a value it cannot see into is an error.
+
+    Pickled (in C, some eight times faster than a walk through the values in Python:
+    docs/performance.md); two equal values may give different bytes where one shares an
+    object that the other holds twice, which costs a drawing, never a wrong one.
 
     >>> fingerprint((1, "a", None)) == fingerprint((1, "a", None)) != fingerprint((1, "a"))
     True
     """
-    if value is None or isinstance(value, bool | int | float | str | Fraction):
-        return f"{type(value).__name__}:{value!r}"
-    if isinstance(value, enum.Enum):
-        return f"{type(value).__qualname__}.{value.name}"
-    if isinstance(value, Promise):  # a translation: its words in the active language
-        return fingerprint(str(value))
-    if isinstance(value, tuple | list):
-        return "(" + ",".join(fingerprint(item) for item in value) + ")"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = ",".join(
-            f"{field.name}={fingerprint(getattr(value, field.name))}"
-            for field in dataclasses.fields(value)
-        )
-        return f"{type(value).__qualname__}({fields})"
-    raise TypeError(f"a shared part cannot be keyed by a {type(value).__name__}")
+    out = io.BytesIO()
+    _PlainPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return out.getvalue()
 
 
 class SharedPartNode(template.Node):
@@ -72,9 +82,9 @@ class SharedPartNode(template.Node):
         token = context.get("csrf_token")
         if not token or str(token) == "NOTPROVIDED":  # no token to put in: drawn as it is
             return mark_safe(self.nodelist.render(context))
-        parts = [self.name, get_language() or ""]
-        parts += [fingerprint(value.resolve(context)) for value in self.values]
-        key = "shared-part:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+        values = [self.name, get_language() or ""]
+        values += [value.resolve(context) for value in self.values]
+        key = "shared-part:" + hashlib.sha256(fingerprint(values)).hexdigest()
         fragments = caches[CACHE]
         html = fragments.get(key)
         if html is None:

@@ -20,7 +20,9 @@ def drawn(**values: object) -> str:
     return ORDER.render(Context(context))
 
 
-def test_a_bet_posts_its_seat_amount_and_version_with_the_viewers_token() -> None:
+def test_a_bet_posts_its_seat_and_amount_with_the_viewers_token_and_no_version() -> None:
+    """A bet is absolute (any version takes it): its button stays the same as the table
+    moves on."""
     html = drawn(op="bet", label=20, seat=3, amount=20)
     assert html.startswith(
         '<form class="live__order" method="post" action="/tables/7/" hx-post="/tables/7/"'
@@ -28,9 +30,10 @@ def test_a_bet_posts_its_seat_amount_and_version_with_the_viewers_token() -> Non
     assert (
         '<input type="hidden" name="csrfmiddlewaretoken" value="tok">'
         '<input type="hidden" name="op" value="bet">'
-        '<input type="hidden" name="version" value="42"><input type="hidden" name="seat" value="3">'
+        '<input type="hidden" name="seat" value="3">'
         '<input type="hidden" name="amount" value="20">'
     ) in html
+    assert 'name="version"' not in html
     assert (
         '<button type="submit" id="order-bet-3-20" data-op="bet" data-seat="3" data-amount="20">'
         "20</button>" in html

@@ -75,6 +75,24 @@ def test_the_first_viewer_of_a_version_reads_it_in_five_queries(
         assert poll(anns, row).status_code == 200
 
 
+def test_the_names_are_read_again_only_when_the_accounts_at_the_table_change(
+    ann_and_bob_seated: Any, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    row, anns, bobs = ann_and_bob_seated
+    assert poll(bobs, row).status_code == 200
+    post(anns, row, op="bet", seat=3, amount=30)
+    # The session, the account, the version, the row: the same people, the same names.
+    with django_assert_num_queries(4):
+        answer = poll(bobs, row)
+    assert "ann" in answer.content.decode()
+    _cat, cats = account("cat")
+    post(cats, row, op="join", amount=500)
+    post(cats, row, op="sit", seat=6)
+    with django_assert_num_queries(5):  # and the names, Cat's among them
+        answer = poll(bobs, row)
+    assert "cat" in answer.content.decode()
+
+
 def test_a_new_version_is_served_at_once_never_the_one_kept(
     ann_and_bob_seated: Any, clock: Clock
 ) -> None:

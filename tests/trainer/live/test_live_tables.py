@@ -338,6 +338,23 @@ def test_refusals_in_play(two_at_a_table: Any, clock: Clock) -> None:
     refused(anns, row, "moved on", op="act", action="stand", version=row.version - 1)
 
 
+def test_only_an_action_names_the_version_it_was_made_from(two_at_a_table: Any) -> None:
+    """A bet sets an absolute amount, so a bet button needs no version (and a seat's
+    buttons stay the same HTML while the seat does); an action on a hand without one is
+    refused and changes nothing."""
+    row, anns, _bobs, _guest = two_at_a_table
+    url = reverse("trainer:live-table", args=[row.pk])
+    for seat in (3, 4):
+        assert anns.post(url, {"op": "bet", "seat": seat, "amount": 20}).status_code == 302
+    assert stored(row).stage.value == "playing"  # both seats bet: dealt
+    row.refresh_from_db()
+    before = (row.version, row.state)
+    response = anns.post(url, {"op": "act", "action": "stand"}, headers={"HX-Request": "true"})
+    assert "That request is missing something." in response.content.decode()
+    row.refresh_from_db()
+    assert (row.version, row.state) == before
+
+
 def test_a_bet_behind_a_seat_freed_when_the_window_closed_is_refused(clock: Clock) -> None:
     ann, anns = account("ann")
     _bob, bobs = account("bob")

@@ -11,6 +11,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from django.template.loader import render_to_string
 from django.test.signals import template_rendered
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,22 +48,22 @@ def _nothing_kept() -> None:
     caches["live_parts"].clear()
 
 
-def drawn(table: LiveTable, viewer: str | None) -> str:
-    """The viewer's part of the table as a poll answers it, with a CSRF token of their
-    own (their name's), in English."""
+def drawn(table: LiveTable, viewer: str | None, version: int = 7) -> str:
+    """The viewer's part of the table at ``version`` as a poll answers it, with a CSRF
+    token of their own (their name's), in English."""
     with translation.override("en"):
         view = LiveTableView.of(
-            table_id=1, version=7, closed=False, public=table.public(viewer), names=NAMES,
+            table_id=1, version=version, closed=False, public=table.public(viewer), names=NAMES,
             guest=viewer is None, now=0.0, pace=10,
         )  # fmt: skip
         context = {"live": view, "error": None, "csrf_token": token(viewer)}
         return render_to_string("trainer/live/live_table.html#live", context)
 
 
-def alone(table: LiveTable, viewer: str | None) -> str:
+def alone(table: LiveTable, viewer: str | None, version: int = 7) -> str:
     """The viewer's part drawn with nothing kept from anyone else's."""
     caches[CACHE].clear()
-    return drawn(table, viewer)
+    return drawn(table, viewer, version)
 
 
 def unmasked(html: str) -> str:
@@ -115,6 +117,25 @@ def test_the_dealer_and_each_seat_are_drawn_once_for_seven_players() -> None:
         assert all(alone(table, player) == pages[player] for player in PLAYERS)
     assert alone_counts["trainer/table/_dealer.html"] == len(PLAYERS)
     assert counts["trainer/table/_hands.html"] * 3 < alone_counts["trainer/table/_hands.html"]
+
+
+def test_a_bet_draws_again_only_the_seat_it_changed() -> None:
+    """The table's next version, one seat's bet changed, draws that seat alone again
+    (as its holder, the other players and the onlookers see it): the six others are
+    taken as they were drawn, and every page is still the viewer's own."""
+    table = LiveTable.new(DELUXE, now=0.0, rng=random.Random(25))
+    for seat, player in enumerate(PLAYERS, start=1):
+        table.buy_in(player, 500, now=0.0)
+        table.sit(player, seat, now=0.0)
+    table.bet(PLAYERS[0], 1, 10, now=1.0)
+    for viewer in (*PLAYERS, None):
+        drawn(table, viewer, version=8)
+    table.bet(PLAYERS[1], 2, 20, now=2.0)
+    with counted() as counts:
+        pages = {viewer: drawn(table, viewer, version=9) for viewer in (*PLAYERS, None)}
+    assert counts["trainer/table/_hands.html"] == 3
+    for viewer, html in pages.items():
+        assert html == alone(table, viewer, version=9)
 
 
 def test_a_round_in_play_is_drawn_once_and_each_keeps_their_own_decision() -> None:
@@ -187,8 +208,12 @@ def test_only_plain_values_key_a_shared_part() -> None:
     """An object known only by its identity would let different drawings share a key."""
     assert fingerprint(("a", 1, (None, True))) == fingerprint(("a", 1, (None, True)))
     assert fingerprint((1,)) != fingerprint(("1",)) != fingerprint([1.0])
+    assert fingerprint(True) != fingerprint(1)
+    assert fingerprint(mark_safe("<b>")) != fingerprint("<b>")  # drawn differently
     with pytest.raises(TypeError):
         fingerprint(object())
+    with pytest.raises(TypeError):
+        fingerprint((1, SimpleNamespace(a=1)))
     with pytest.raises(TemplateSyntaxError):
         Template("{% load shared_parts %}{% shared_part name %}{% endshared_part %}")
 
