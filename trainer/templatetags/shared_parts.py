@@ -20,6 +20,7 @@ import hashlib
 import io
 import pickle
 from fractions import Fraction
+from typing import Any
 
 from django import template
 from django.core.cache import caches
@@ -42,7 +43,7 @@ class _PlainPickler(pickle.Pickler):
     """Pickles plain values only: anything else is refused rather than pickled by what
     its class chooses to keep (which may leave out what it draws)."""
 
-    def reducer_override(self, obj: object) -> object:
+    def reducer_override(self, obj: object) -> Any:  # a reduction, or NotImplemented
         # Called for every object but exact ints, floats, strings, lists, tuples and the
         # like, which pickle writes whole.
         if isinstance(obj, Promise):  # a translation: its words in the active language
