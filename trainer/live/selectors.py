@@ -100,7 +100,7 @@ def table_snapshot(table_id: int, head: Head | None = None) -> LiveSnapshot:
     if row is None:
         raise NotFound(_("There is no such table."))
     shown = LiveSnapshot(row, LiveTable.from_json(row.state))
-    _keep(shown)
+    keep(shown)
     return shown
 
 
@@ -132,8 +132,9 @@ def _kept(table_id: int, head: Head) -> _Kept | None:
         return kept
 
 
-def _keep(shown: LiveSnapshot) -> None:
-    """Keep the snapshot for the next viewers, unless a later version is kept already."""
+def keep(shown: LiveSnapshot) -> None:
+    """Keep the snapshot for the next viewers, unless a later version is kept already:
+    one read here, or one this process has just written (committed)."""
     row = shown.row
     accounts = _account_ids(shown.table)
     names = None

@@ -106,7 +106,14 @@ def _deadlines_applied(table_id: int, now: datetime) -> int | None:
         if change.table.deadline == before and not closed:  # another applied them first
             return None
         change.save()
+        _kept_once_committed(change)
     return change.row.version
+
+
+def _kept_once_committed(change: LiveChange) -> None:
+    """The version written is kept for this process's viewers once it is committed: the
+    next to draw it (this process's streams first of all) neither reads nor parses it."""
+    transaction.on_commit(lambda: selectors.keep(change.snapshot()))
 
 
 def _close_if_idle(table: LiveTable, now: datetime) -> bool:
@@ -311,4 +318,5 @@ def live_request(*, owner: Owner, table_id: int, order: LiveOrder, now: datetime
         change.record_settled()
         _apply(change.table, owner, order, now)
         change.record_settled()
+        _kept_once_committed(change)  # saved as the block ends, or nothing is
     return change.snapshot()

@@ -93,6 +93,30 @@ def test_the_names_are_read_again_only_when_the_accounts_at_the_table_change(
     assert "cat" in answer.content.decode()
 
 
+def test_the_version_a_request_wrote_is_kept_for_the_viewers_here(
+    ann_and_bob_seated: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_assert_num_queries: DjangoAssertNumQueries,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Ann's bet is written by this process: Bob's view of it (as a stream's drawing
+    here would be) reads neither the row nor the names, and parses nothing."""
+    row, anns, bobs = ann_and_bob_seated
+    assert poll(bobs, row).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        post(anns, row, op="bet", seat=3, amount=30)
+
+    def unread(*args: object, **kwargs: object) -> LiveTable:
+        raise AssertionError("the table's state was parsed again")
+
+    monkeypatch.setattr(LiveTable, "from_json", unread)
+    with django_assert_num_queries(3):  # the session, the account, the version
+        answer = poll(bobs, row)
+    row.refresh_from_db()
+    assert version_of(answer) == row.version
+    assert "Bet: 30" in answer.content.decode()
+
+
 def test_a_new_version_is_served_at_once_never_the_one_kept(
     ann_and_bob_seated: Any, clock: Clock
 ) -> None:
