@@ -6,7 +6,8 @@ by push, this code against another checkout's, side by side in one run.
 What a process does for each new version of a table its streams follow
 (`trainer.live.views._parts_drawn`, in the drawing thread): read the version, then draw
 each viewer's part — 7 players seated (each their own part), 2 accounts and 2 guests
-watching (the onlookers' part, once per kind). Two scenes: ``betting``, the window open
+watching (the onlookers' part, once per kind) — as a process that did not write the
+version does (it reads and parses it; the writer's own process has it kept). Two scenes: ``betting``, the window open
 (every seat offers its bets), each version one player's bet changed; ``play``, rounds of
 the 7 standing (insurance declined), each version one decision, the clock moved on past
 each round's result and the next window opened by everyone betting. Each code tree gets
@@ -89,7 +90,7 @@ def measure(scene: str) -> list[float]:
 
     from engine.live_public import LivePublic
     from engine.live_table import LiveTable
-    from trainer.live import services, views
+    from trainer.live import selectors, services, views
     from trainer.models import SharedTable
     from trainer.shared.owners import Owner
 
@@ -148,6 +149,7 @@ def measure(scene: str) -> list[float]:
     spent: list[float] = []
     for n in range(WARM_UP + VERSIONS):
         next_version()
+        selectors.forget_snapshots()  # drawn as a process that did not write the version
         start = time.process_time()
         views._parts_drawn(row.pk, viewers)
         if n >= WARM_UP:
