@@ -198,15 +198,6 @@ CACHES = {
         "TIMEOUT": 5,
         "OPTIONS": {"MAX_ENTRIES": 200},
     },
-    # The fragments of a live table every viewer alike shares (its dealer, each seat as
-    # the other players see it: trainer/templatetags/shared_parts.py), a few per table
-    # and version, a few kB each: 3,000 hold the latest versions of a hundred busy tables.
-    "live_fragments": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "live-fragments",
-        "TIMEOUT": 5,
-        "OPTIONS": {"MAX_ENTRIES": 3000},
-    },
 }
 
 # Game state lives in the database, so sessions do too (never in a signed cookie).

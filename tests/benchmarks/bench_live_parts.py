@@ -7,10 +7,11 @@ What a process does for each new version of a table its streams follow
 (`trainer.live.views._parts_drawn`, in the drawing thread): read the version, then draw
 each viewer's part — 7 players seated (each their own part), 2 accounts and 2 guests
 watching (the onlookers' part, once per kind) — as a process that did not write the
-version does (it reads and parses it; the writer's own process has it kept). Two scenes: ``betting``, the window open
-(every seat offers its bets), each version one player's bet changed; ``play``, rounds of
-the 7 standing (insurance declined), each version one decision, the clock moved on past
-each round's result and the next window opened by everyone betting. Each code tree gets
+version does (it reads and parses it; the writer's own process has it kept). Two
+scenes: ``betting``, the window open (every seat offers its bets), each version one
+player's bet changed; ``play``, rounds of the 7 standing (insurance declined), each
+version one decision, the clock moved on past each round's result and the next window
+opened by everyone betting. Each code tree gets
 a throwaway SQLite database, migrated, and runs in a process of its own with production
 settings; the trees take turns, so that the machine's other work weighs on both alike.
 The figure is the CPU time (``time.process_time``) of each version's drawing.

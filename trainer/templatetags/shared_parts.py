@@ -1,6 +1,6 @@
 """``{% shared_part "name" value … %}…{% endshared_part %}``: a fragment drawn once for
-every viewer whose values are the same, then kept a few seconds (the ``live_fragments``
-cache).
+every viewer whose values are the same, then kept (the latest few thousand, in this
+process).
 
 A busy live table's players each see a page of their own, but most of it — the dealer,
 each seat as the other players see it, the buttons beside it — is drawn from the same
@@ -19,11 +19,12 @@ import enum
 import hashlib
 import io
 import pickle
+import threading
+from collections import OrderedDict
 from fractions import Fraction
 from typing import Any
 
 from django import template
-from django.core.cache import caches
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils.functional import Promise
@@ -33,10 +34,43 @@ from django.utils.translation import get_language
 
 register = template.Library()
 
-#: The cache the fragments are kept in (settings.CACHES): small entries, a few seconds.
-CACHE = "live_fragments"
 #: What a kept fragment holds in place of the viewer's CSRF token.
 CSRF_SLOT = "sharedpartcsrftokenslot"
+
+
+class _Fragments:
+    """The fragments drawn in this process, the latest ``size`` used. A key names all
+    that its fragment is drawn from, so a fragment kept is never stale and needs no
+    expiry; and each is a string, used as it is: a dict under a lock, where one of
+    Django's caches (which checks each key and pickles each value) took a quarter of
+    a lookup's time."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[bytes, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: bytes) -> str | None:
+        with self._lock:
+            html = self._kept.get(key)
+            if html is not None:
+                self._kept.move_to_end(key)
+            return html
+
+    def keep(self, key: bytes, html: str) -> None:
+        with self._lock:
+            self._kept[key] = html
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+#: A few per busy table and change, a few kB each: 3,000 hold the latest changes of a
+#: hundred busy tables (about 15 MB at most).
+FRAGMENTS = _Fragments(3000)
 
 
 class _PlainPickler(pickle.Pickler):
@@ -94,14 +128,13 @@ class SharedPartNode(template.Node):
             return mark_safe(self.nodelist.render(context))
         values = [self.name, get_language() or ""]
         values += [value.resolve(context) for value in self.values]
-        key = "shared-part:" + hashlib.sha256(fingerprint(values)).hexdigest()
-        fragments = caches[CACHE]
-        html = fragments.get(key)
+        key = hashlib.sha256(fingerprint(values)).digest()
+        html = FRAGMENTS.get(key)
         if html is None:
             with context.push(csrf_token=CSRF_SLOT):
                 html = str(self.nodelist.render(context))
-            fragments.set(key, html)
-        return mark_safe(str(html).replace(CSRF_SLOT, conditional_escape(str(token))))
+            FRAGMENTS.keep(key, html)
+        return mark_safe(html.replace(CSRF_SLOT, conditional_escape(str(token))))
 
 
 @register.tag("shared_part")

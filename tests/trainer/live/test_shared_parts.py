@@ -34,7 +34,7 @@ from tests.engine.unseen_cards import with_unseen_cards_replaced
 from tests.trainer.live.test_live_preselect import clock, dealt, page_of
 from tests.trainer.live.test_live_tables import post
 from trainer.live.pages import LiveTableView
-from trainer.templatetags.shared_parts import CACHE, fingerprint
+from trainer.templatetags.shared_parts import FRAGMENTS, fingerprint
 
 __all__ = ["clock", "dealt"]  # the fixtures, used by name
 
@@ -44,7 +44,7 @@ NAMES = {player: f"player{n}" for n, player in enumerate(PLAYERS, start=1)}
 
 @pytest.fixture(autouse=True)
 def _nothing_kept() -> None:
-    caches[CACHE].clear()
+    FRAGMENTS.clear()
     caches["live_parts"].clear()
 
 
@@ -62,7 +62,7 @@ def drawn(table: LiveTable, viewer: str | None, version: int = 7) -> str:
 
 def alone(table: LiveTable, viewer: str | None, version: int = 7) -> str:
     """The viewer's part drawn with nothing kept from anyone else's."""
-    caches[CACHE].clear()
+    FRAGMENTS.clear()
     return drawn(table, viewer, version)
 
 
@@ -171,7 +171,7 @@ def test_a_choice_made_before_the_turn_stays_on_its_players_page(dealt: Any) -> 
     assert 'data-testid="preselected-2"' in bobs_part
     anns_part = anns.get(url, headers={"HX-Request": "true"}).content.decode()
     assert "preselect" not in anns_part and "Chosen:" not in anns_part
-    caches[CACHE].clear()
+    FRAGMENTS.clear()
     anns_alone = anns.get(url, headers={"HX-Request": "true"}).content.decode()
     assert unmasked(anns_alone) == unmasked(anns_part)
     assert "preselect" not in page_of(anns, row)
