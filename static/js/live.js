@@ -95,11 +95,14 @@
   // morphed in as a poll's answer would be, or says only its number ("table") and the
   // page asks for it ("pushed"). The server applies a countdown's end itself and pushes
   // it, so the timed poll goes out only when a countdown has been over for GRACE_MS
-  // without a change, or every SAFETY_MS without one; a part that came while a story was
-  // told is morphed in once it is. When the stream is down (a proxy that drops it, a
-  // server restarting) the poll runs at its own pace.
+  // without a change (then once each GRACE_MS while it stays over: a server behind with
+  // its pushes is not sent every page's request each second), or every SAFETY_MS without
+  // one; a part that came while a story was told is morphed in once it is. When the
+  // stream is down (a proxy that drops it, a server restarting) the poll runs at its own
+  // pace.
   var SAFETY_MS = 15000;
-  var GRACE_MS = 3000;
+  // 3 to 5 s, drawn once a page, so that the pages at a table do not all ask at once.
+  var GRACE_MS = 3000 + Math.floor(Math.random() * 2000);
   var stream = null;
   var streaming = false;
   var lastAsked = 0;
@@ -182,7 +185,8 @@
       }
       return;
     }
-    if (!pushed && streaming && !countdownOver(GRACE_MS) && Date.now() - lastAsked < SAFETY_MS) {
+    var overdue = countdownOver(GRACE_MS) && Date.now() - lastAsked >= GRACE_MS;
+    if (!pushed && streaming && !overdue && Date.now() - lastAsked < SAFETY_MS) {
       event.preventDefault();
       return;
     }

@@ -13,8 +13,9 @@ bounded in time) plays them the way the page does (static/js/live.js): each pers
 the table's stream open (``/tables/<id>/events/``, server-sent events, compressed as a
 browser asks, with the person's cookies) and holds each part of the table it pushes (or,
 told only a version, asks for the view: ``/tables/<id>/state/`` with ``If-None-Match``);
-the view is asked for when a countdown shown has been over for 3 s with nothing pushed,
-and every 15 s; ``--poll`` has everyone poll once a second instead, as before the push,
+the view is asked for when a countdown shown has been over for 3 to 5 s (each page its
+own) with nothing pushed, then again each such grace while nothing comes, and every
+15 s; ``--poll`` has everyone poll once a second instead, as before the push,
 and ``--compare`` runs each step both ways. An account bets the minimum when its seat
 may bet and acts on its hand when shown a decision (stand, or hit about one time in
 three), each after thinking 0.5 to 2.5 s, each a POST with ``HX-Request`` that answers
@@ -106,8 +107,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=10, help="unreported seconds first")
     parser.add_argument(
         "--grace", type=float, default=3.0,
-        help="pushed, seconds after a countdown's end before the page asks (3: as it does "
-        "now that the server applies the end; 0: as it did before)",
+        help="pushed, the least seconds after a countdown's end before the page asks, each "
+        "page up to 2 s more (3: as it does now that the server applies the end; 0: as it "
+        "did before, and then each second)",
     )  # fmt: skip
     parser.add_argument(
         "--poll", action="store_true", help="every person polls each second, as before push"
@@ -401,6 +403,7 @@ if os.environ.get("BENCH_LIVE_PLAN"):
     _ETAG = re.compile(r"If-None-Match\": \"([^']*)\"}'")
     #: How long after a countdown's end a pushed page asks (static/js/live.js GRACE_MS).
     _GRACE = float(os.environ.get("BENCH_LIVE_GRACE", "3")) if _PUSH else 0.0
+    _GRACE_SPREAD = 2.0  # a page's grace: 3 to 5 s
     #: Each view held: the table, the version held before and now, when (for main()).
     _HELD = Path(os.environ["BENCH_LIVE_HELD"]).open("a", buffering=1)  # noqa: SIM115
     #: Each request: when it ended, its kind, its time (ms).
@@ -479,6 +482,8 @@ if os.environ.get("BENCH_LIVE_PLAN"):
 
         def follow(self) -> None:
             self.told = 0
+            #: This page's grace after a countdown's end (static/js/live.js GRACE_MS).
+            self.grace = _GRACE + random.uniform(0, _GRACE_SPREAD) if _GRACE else 0.0
             self.wake = Event()
             if _PUSH:
                 cookies = "; ".join(f"{c.name}={c.value}" for c in self.client.cookies)
@@ -507,8 +512,8 @@ if os.environ.get("BENCH_LIVE_PLAN"):
             deadline = min(self.ends, self.asked + 15, until)
             self.wake.wait(max(0.0, deadline - time.time()))
             self.wake.clear()
-            if self.ends <= time.time():
-                self.ends = time.time() + 1  # the page asks each second until it moves
+            if self.ends <= time.time():  # the page asks again each grace until it moves
+                self.ends = time.time() + max(1.0, self.grace)
 
         def poll(self) -> None:
             if (
@@ -536,7 +541,7 @@ if os.environ.get("BENCH_LIVE_PLAN"):
             left = _SECONDS_LEFT.search(shown)
             # Pushed, a countdown's end is applied by the server and pushed: the page asks
             # only once it has been over for a grace (static/js/live.js).
-            self.ends = now + int(left.group(1)) + _GRACE if left else float("inf")
+            self.ends = now + int(left.group(1)) + self.grace if left else float("inf")
             if version is None:
                 return
             held, self.held = self.held, int(version.group(1))
