@@ -131,7 +131,7 @@ def table(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     etag = _etag(shown.row.version, owner)
     context = {
         "live": _view(shown, owner, now), "error": error, "swapped": partial, "etag": etag,
-        **_following(request, table_id),
+        **_links(request, table_id),
     }  # fmt: skip
     status = 400 if error and not request.htmx else 200
     response = render(request, template, context, status=status)
@@ -160,14 +160,14 @@ def table_state(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     etag = _etag(shown.row.version, owner)
     public = shown.public(owner)
     view = _view(shown, owner, now, public)
-    following = _following(request, table_id)
-    context = {"live": view, "error": None, "swapped": True, "etag": etag, **following}
+    links = _links(request, table_id)
+    context = {"live": view, "error": None, "swapped": True, "etag": etag, **links}
     if public.onlooker:
         # One drawing for every onlooker of this version, in this language, at this second.
         key = ":".join(
             str(part)
             for part in ("live", table_id, view.version, get_language(), view.guest,
-                         view.seconds_left, *following.values())
+                         view.seconds_left, *links.values())
         )  # fmt: skip
         response = HttpResponse(_onlookers_part(request, context, key))
     else:
@@ -317,6 +317,8 @@ def _parts_drawn(table_id: int, viewers: list[_Viewer]) -> _Parts:
         connection.close()
     drawn: dict[_Viewer, tuple[str, str]] = {}
     onlookers: dict[tuple[str, bool], str] = {}
+    # Each viewer follows by a stream through this process: their links are the same.
+    links = _links(viewers[0].request, table_id) if viewers else {}
     for viewer in viewers:
         with translation.override(viewer.language):
             public = shown.public(viewer.owner)
@@ -328,7 +330,7 @@ def _parts_drawn(table_id: int, viewers: list[_Viewer]) -> _Parts:
                 continue
             context = {
                 "live": view, "error": None, "swapped": True, "etag": _ETAG_SLOT,
-                "csrf_token": _CSRF_SLOT, **_following(viewer.request, table_id),
+                "csrf_token": _CSRF_SLOT, **links,
             }  # fmt: skip
             html = render_to_string(PART, context, viewer.request)
             if public.onlooker:
@@ -347,11 +349,15 @@ def _deadlines_applied(table_id: int) -> None:
         connection.close()
 
 
-def _following(request: HttpRequest, table_id: int) -> dict[str, Any]:
-    """How the page follows the table: the poll's interval, and the stream of its changes
-    where this server can push them (None: the page polls)."""
+def _links(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    """Where the page's forms post, where it polls and how often, where it follows the
+    table's changes by a stream (None where this server cannot push: it polls), and the
+    lobby: reversed once a request, or once a drawing for all the viewers in it."""
     pushed = push.available(request)
     return {
+        "post_url": reverse("trainer:live-table", args=[table_id]),
+        "state_url": reverse("trainer:live-table-state", args=[table_id]),
+        "lobby_url": reverse("trainer:live-lobby"),
         "poll_seconds": settings.LIVE_POLL_SECONDS,
         "push_url": reverse("trainer:live-table-events", args=[table_id]) if pushed else None,
     }

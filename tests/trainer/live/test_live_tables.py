@@ -338,6 +338,17 @@ def test_refusals_in_play(two_at_a_table: Any, clock: Clock) -> None:
     refused(anns, row, "moved on", op="act", action="stand", version=row.version - 1)
 
 
+def test_the_page_and_its_part_link_to_the_table_the_poll_and_the_lobby(
+    two_at_a_table: Any,
+) -> None:
+    row, anns, _bobs, _guest = two_at_a_table
+    table_url = reverse("trainer:live-table", args=[row.pk])
+    for shown in (anns.get(table_url).content.decode(), poll(anns, row).content.decode()):
+        assert f'hx-get="{reverse("trainer:live-table-state", args=[row.pk])}"' in shown
+        assert f'action="{table_url}"' in shown
+        assert f'href="{reverse("trainer:live-lobby")}"' in shown
+
+
 def test_only_an_action_names_the_version_it_was_made_from(two_at_a_table: Any) -> None:
     """A bet sets an absolute amount, so a bet button needs no version (and a seat's
     buttons stay the same HTML while the seat does); an action on a hand without one is

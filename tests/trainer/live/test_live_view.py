@@ -18,6 +18,7 @@ from engine.rules import DELUXE
 from engine.shoe import Shoe
 from tests.engine.test_live_table_properties import PEOPLE, move, random_table
 from tests.engine.unseen_cards import with_unseen_cards_replaced
+from tests.trainer.live.test_shared_parts import LINKS
 from trainer.live.pages import LiveTableView
 from trainer.shared.cards import CardFace
 
@@ -33,7 +34,8 @@ def page(table: LiveTable, viewer: str | None) -> tuple[LiveTableView, str]:
             table_id=1, version=1, closed=False, public=table.public(viewer), names=NAMES,
             guest=False, now=0.0, pace=20,
         )  # fmt: skip
-        html = render_to_string("trainer/live/live_table.html#live", {"live": view, "error": None})
+        context = {"live": view, "error": None, **LINKS}
+        html = render_to_string("trainer/live/live_table.html#live", context)
     return view, html
 
 

@@ -39,6 +39,9 @@ from trainer.templatetags.shared_parts import FRAGMENTS, fingerprint
 __all__ = ["clock", "dealt"]  # the fixtures, used by name
 
 PLAYERS = tuple(f"account {n}" for n in range(1, 8))
+#: What the views give every drawing of table 1 (trainer/live/views.py `_links`).
+LINKS = {"post_url": "/tables/1/", "state_url": "/tables/1/state/", "lobby_url": "/tables/",
+         "poll_seconds": 1, "push_url": None}  # fmt: skip
 NAMES = {player: f"player{n}" for n, player in enumerate(PLAYERS, start=1)}
 
 
@@ -56,7 +59,7 @@ def drawn(table: LiveTable, viewer: str | None, version: int = 7) -> str:
             table_id=1, version=version, closed=False, public=table.public(viewer), names=NAMES,
             guest=viewer is None, now=0.0, pace=10,
         )  # fmt: skip
-        context = {"live": view, "error": None, "csrf_token": token(viewer)}
+        context = {"live": view, "error": None, "csrf_token": token(viewer), **LINKS}
         return render_to_string("trainer/live/live_table.html#live", context)
 
 
