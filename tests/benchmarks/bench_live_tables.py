@@ -36,7 +36,9 @@ connection dropped without an answer), refusals (a request the table refused: a 
 with the refusal shown, e.g. an action from a version that had moved on), rounds played
 and bets recorded, the load average (the machine is shared), and the app's own CPU time
 over the play (its workers' user and system time, which the machine's other work does
-not skew). At the end: the first step whose p99 passes 200 ms, for the move reaching
+not skew); and apart, the requests and the moves reaching the viewers in the play's
+second half, past what the arrival left behind it. At the end: the first step whose p99
+passes 200 ms, for the move reaching
 the viewers, the view asked for and the action on a hand, each where a step has enough
 of them for a p99.
 
@@ -205,10 +207,17 @@ def _step(
     requests = [line.split() for line in log.read_text().splitlines()]
     playing: dict[str, list[float]] = {kind: [] for kind in (*KINDS, DELAY)}
     arriving: list[float] = []
+    # The play's second half: past whatever the arrival left behind it.
+    late: dict[str, list[float]] = {"requests": [], DELAY: []}
+    halfway = start + args.seconds / 2
     for at, kind, ms in requests:
         (playing[kind] if start <= float(at) < end else arriving).append(float(ms))
+        if halfway <= float(at) < end:
+            late["requests"].append(float(ms))
     for at, ms in delays:
         (playing[DELAY] if start <= at < end else arriving).append(ms)
+        if halfway <= at < end:
+            late[DELAY].append(ms)
     per_second = sum(len(playing[kind]) for kind in KINDS) / args.seconds
     print(
         f"-- {tables} busy tables ({tables * args.players} players, "
@@ -234,6 +243,16 @@ def _step(
         print(
             f"   arrival (first {ARRIVAL_SECONDS} s, requests and views): {len(arriving)}, "
             f"p50 {_percentile(arriving, 0.5):.0f} ms, p99 {_percentile(arriving, 0.99):.0f} ms"
+        )
+    if late["requests"] and late[DELAY]:
+        print(
+            "   the play's second half: "
+            + "; ".join(
+                f"{kind} p50 / p95 / p99 "
+                + " / ".join(f"{_percentile(values, q):.0f}" for q in (0.5, 0.95, 0.99))
+                + " ms"
+                for kind, values in late.items()
+            )
         )
     for failure in failures:
         said = "refusal" if "refused:" in failure["Error"] else "error"
